@@ -1,0 +1,82 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
+import schema from './events.schema.json' with { type: 'json' };
+import type { LadderEvent } from './events.js';
+import { isValidPeriodKey } from './period-key.js';
+import { type Rejection, reject } from './rejection-codes.js';
+
+/** Parsing either yields an event shaped by the schema, or a rejection and the id when we could read one. */
+export type ParseOutcome =
+  | { ok: true; event: LadderEvent }
+  | { ok: false; rejection: Rejection; id: string | null };
+
+const ajv = new Ajv2020({ allErrors: false, strict: false });
+// ajv-formats is CommonJS: its plugin is the module's `default` export.
+addFormatsModule.default(ajv, ['date-time']);
+const validateSchema = ajv.compile<LadderEvent>(schema);
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'does not match the event schema';
+  const where = error.instancePath === '' ? 'event' : error.instancePath;
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return `${where === 'event' ? '' : `${where}/`}${missing} is required`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return `${where}/${extra} is not allowed`;
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+    return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+/** One line naming the field; for an unmet `anyOf`, each alternative joined with "or". */
+function explain(errors: ErrorObject[]): string {
+  const anyOf = errors.findIndex((e) => e.keyword === 'anyOf');
+  if (anyOf > 0) return errors.slice(0, anyOf).map(describe).join(' or ');
+  return describe(errors[0]);
+}
+
+function idOf(value: unknown): string | null {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const id = (value as Record<string, unknown>).id;
+    if (typeof id === 'string') return id;
+  }
+  return null;
+}
+
+/** Checks an already-parsed JSON value against the v1 schema and the contract's extra rules. */
+export function validateEvent(value: unknown): ParseOutcome {
+  if (!validateSchema(value)) {
+    return {
+      ok: false,
+      rejection: reject('invalid-event', explain(validateSchema.errors ?? [])),
+      id: idOf(value),
+    };
+  }
+  if (value.type === 'period.closed' && !isValidPeriodKey(value.period, value.key)) {
+    return {
+      ok: false,
+      rejection: reject('invalid-event', `/key "${value.key}" is not a real ${value.period} period`),
+      id: value.id,
+    };
+  }
+  return { ok: true, event: value };
+}
+
+/** Parses one message or line: invalid-json first, then the schema (CONTRACT.md order). */
+export function parseEvent(raw: string | Uint8Array): ParseOutcome {
+  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, rejection: reject('invalid-json', message), id: null };
+  }
+  return validateEvent(value);
+}
