@@ -4,7 +4,7 @@ const moduleNameMapper = {
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', isolatedModules: true }],
+  '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
 };
 const common = {
   rootDir: '.',
@@ -29,7 +29,6 @@ export default {
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       testTimeout: 120000,
-      maxWorkers: 1,
     },
   ],
 };

@@ -162,7 +162,12 @@ cmd_fetch() {
   t0="$(now)"
   log "fetching kafka_2.13:${KAFKA_VERSION} jars from Maven Central into ${LIBS_DIR#"${ROOT}"/}"
   mkdir -p "${LIBS_DIR}"
-  mvn -q -B -f "${SCRIPT_DIR}/pom.xml" process-resources
+  # mvn -q still emits stray ANSI resets on stdout: keep its output in a file, show it on failure.
+  if ! mvn -q -B -Dstyle.color=never -f "${SCRIPT_DIR}/pom.xml" process-resources >"${KAFKA_HOME}/fetch.log" 2>&1; then
+    err "maven fetch failed:"
+    sed 's/^/[kafka]   /' "${KAFKA_HOME}/fetch.log" >&2
+    return 1
+  fi
   jars_present || { err "fetch finished but jars are missing in ${LIBS_DIR}"; return 1; }
   log "fetched $(find "${LIBS_DIR}" -name '*.jar' | wc -l) jars in $(elapsed "${t0}")s"
 }
@@ -177,7 +182,7 @@ cmd_start() {
   t0="$(now)"
 
   if pid="$(running_pid)"; then
-    log "broker process ${pid} already running, waiting until it answers"
+    log "broker process ${pid} already running, checking that it answers"
     if broker_answers "${LOCAL_BROKER}" "${START_TIMEOUT}"; then
       log "reusing broker on ${LOCAL_BROKER} (pid ${pid})"
       return 0

@@ -1,0 +1,198 @@
+import {
+  type GameCorrected,
+  type GameFinished,
+  type PlayerReport,
+  type Rejection,
+  type VoidReason,
+  reject,
+} from '@ranking/contracts';
+import { countDisconnect } from './disconnect-policy.js';
+import { NO_EFFECT, type PlayerEffect } from './effect.js';
+import { applyEffect, type GameTime } from './effect-application.js';
+import type { GameRecord } from './game-record.js';
+import type { LadderConfig } from './ladder-config.js';
+import type { PlayerChange } from './player-change.js';
+import { type PlayerState, snapshotOf } from './player-state.js';
+import { type GameScore, type RuleSet, settingOf } from './rule-set.js';
+
+/** What a game (or a correction of one) does to the ladder. */
+export type GameOutcome =
+  | { readonly status: 'rejected'; readonly rejection: Rejection }
+  /** Accepted but moves nothing: void on arrival (listed), or a no-op correction. */
+  | { readonly status: 'void'; readonly reason: VoidReason; readonly record: GameRecord }
+  | { readonly status: 'unchanged'; readonly record: GameRecord | null }
+  | {
+      readonly status: 'applied';
+      /** The new state of each player of the game, in the game's order. */
+      readonly players: readonly PlayerState[];
+      readonly changes: readonly PlayerChange[];
+      readonly record: GameRecord;
+      /** Players whose disconnect counter reached the limit in this game, with the penalty's ordinal. */
+      readonly disconnectPenalties: readonly { player: string; ordinal: number }[];
+    };
+
+const rejected = (rejection: Rejection): GameOutcome => ({ status: 'rejected', rejection });
+
+/** Checks shared by games and corrections: player count, then duplicate ids. */
+function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejection | null {
+  if (!rules.playerCounts.includes(players.length)) {
+    return reject(
+      'wrong-player-count',
+      `${rules.name} takes ${rules.playerCounts.join(' or ')} players, not ${players.length}`,
+    );
+  }
+  const ids = new Set<string>();
+  for (const p of players) {
+    if (ids.has(p.id)) return reject('duplicate-player', `player ${p.id} appears twice`);
+    ids.add(p.id);
+  }
+  return null;
+}
+
+function changesOf(
+  before: readonly PlayerState[],
+  after: readonly PlayerState[],
+  effects: readonly PlayerEffect[],
+): PlayerChange[] {
+  return after.map((p, i) => ({
+    player: p.id,
+    before: before[i]!.rating,
+    after: p.rating,
+    delta: p.rating - before[i]!.rating,
+    result: effects[i]!.result,
+    why: effects[i]!.why,
+  }));
+}
+
+/**
+ * Decides a finished game from the event and the players' state before it (same order as
+ * `event.players`; unknown players come in as new players). Pure: returns the new states.
+ */
+export function decideGame(
+  ladder: LadderConfig,
+  rules: RuleSet,
+  event: GameFinished,
+  before: readonly PlayerState[],
+  time: GameTime,
+): GameOutcome {
+  const roster = checkRoster(rules, event.players);
+  if (roster) return rejected(roster);
+  const setting = settingOf(event.context);
+  const missing = rules.requiredFields(event.players, setting);
+  if (missing) return rejected(reject('invalid-event', missing));
+  const dayKey = rules.tracksDailyCaptures ? time.calendar.dayKey(time.finishedAt) : null;
+  const snapshots = before.map((p) => snapshotOf(p, dayKey));
+  const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
+  const score = rules.score(input);
+  const record = (effects: readonly PlayerEffect[], voidOnArrival: VoidReason | null): GameRecord => ({
+    gameId: event.gameId,
+    eventId: event.id,
+    finishedAt: time.finishedAt,
+    moves: event.moves,
+    setting,
+    players: event.players,
+    before: snapshots,
+    effects,
+    voidOnArrival,
+  });
+  const zero = event.players.map(() => NO_EFFECT);
+  switch (score.kind) {
+    case 'rejected':
+      return rejected(score.rejection);
+    case 'void':
+      return { status: 'void', reason: score.reason, record: record(zero, score.reason) };
+    case 'recorded':
+      return { status: 'unchanged', record: record(zero, null) };
+    case 'scored':
+      break;
+  }
+  const disconnectPenalties: { player: string; ordinal: number }[] = [];
+  const after = before.map((player, i) => {
+    let next = applyEffect(player, score.effects[i]!, 1, rules, time);
+    if (rules.countsDisconnects) {
+      const step = countDisconnect(
+        { count: next.disconnects, streak: next.cleanStreak, penalties: next.disconnectPenalties },
+        event.players[i]!.disconnected === true,
+      );
+      next = {
+        ...next,
+        disconnects: step.counter.count,
+        cleanStreak: step.counter.streak,
+        disconnectPenalties: step.counter.penalties,
+      };
+      if (step.penaltyOrdinal !== null) disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
+    }
+    return next;
+  });
+  return {
+    status: 'applied',
+    players: after,
+    changes: changesOf(before, after, score.effects),
+    record: record(score.effects, null),
+    disconnectPenalties,
+  };
+}
+
+/** Recomputes a recorded game with corrected players, from the state saved before it. */
+function rescore(ladder: LadderConfig, rules: RuleSet, record: GameRecord, players: readonly PlayerReport[]): GameScore {
+  return rules.score({ ladder, moves: record.moves, setting: record.setting, players, before: record.before });
+}
+
+/**
+ * Decides a correction: the game's current effect is taken back and the corrected one applied
+ * to the players' current state. Later games are not re-rated. `current` follows `record.players`.
+ */
+export function decideCorrection(
+  ladder: LadderConfig,
+  rules: RuleSet,
+  event: GameCorrected,
+  record: GameRecord | undefined,
+  current: readonly PlayerState[],
+  time: GameTime,
+): GameOutcome {
+  const voiding = event.void === true;
+  const corrected = voiding ? undefined : event.players;
+  if (corrected) {
+    const roster = checkRoster(rules, corrected);
+    if (roster) return rejected(roster);
+  }
+  if (!record) return rejected(reject('unknown-game', `${ladder.id} has no game ${event.gameId}`));
+  if (record.voidOnArrival !== null) return { status: 'unchanged', record };
+  let players = record.players;
+  let effects: readonly PlayerEffect[] = record.players.map(() => NO_EFFECT);
+  if (corrected) {
+    if (corrected.length !== record.players.length) {
+      return rejected(
+        reject('wrong-player-count', `game ${event.gameId} has ${record.players.length} players, not ${corrected.length}`),
+      );
+    }
+    const byId = new Map(corrected.map((p) => [p.id, p]));
+    const stranger = corrected.find((p) => !record.players.some((q) => q.id === p.id));
+    if (stranger) return rejected(reject('inconsistent-result', `player ${stranger.id} is not in game ${event.gameId}`));
+    players = record.players.map((p) => ({ ...p, ...byId.get(p.id) }));
+    const missing = rules.requiredFields(players, record.setting);
+    if (missing) return rejected(reject('invalid-event', missing));
+    const score = rescore(ladder, rules, record, players);
+    if (score.kind === 'rejected') return rejected(score.rejection);
+    if (score.kind === 'scored') effects = score.effects;
+  }
+  const gameTime = { ...time, finishedAt: record.finishedAt };
+  const after = current.map((player, i) =>
+    applyEffect(applyEffect(player, record.effects[i]!, -1, rules, gameTime), effects[i]!, 1, rules, gameTime),
+  );
+  const why = { kind: 'correction' as const, gameId: event.gameId, void: voiding };
+  return {
+    status: 'applied',
+    players: after,
+    changes: after.map((p, i) => ({
+      player: p.id,
+      before: current[i]!.rating,
+      after: p.rating,
+      delta: p.rating - current[i]!.rating,
+      result: effects[i]!.result,
+      why,
+    })),
+    record: { ...record, players, effects },
+    disconnectPenalties: [],
+  };
+}

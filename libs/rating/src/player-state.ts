@@ -1,0 +1,78 @@
+import type { LadderConfig } from './ladder-config.js';
+
+/**
+ * Everything a ladder keeps about one player. One shape for every rule set: fields a rule set
+ * does not use stay at their defaults. Treated as immutable: changes build a new object.
+ */
+export interface PlayerState {
+  readonly id: string;
+  /** Rating, or the live score for point ladders. */
+  readonly rating: number;
+  readonly games: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly draws: number;
+  /** Games that could move this player's rating (RULES.md "rated game"). */
+  readonly ratedGames: number;
+  /** Earliest finishedAt (epoch ms) of a rated game; drives "at least one rated game before the close". */
+  readonly firstRatedAt: number | null;
+  /** Rated games per open week / month key (only for rule sets with those closes). */
+  readonly weekGames: Readonly<Record<string, number>>;
+  readonly monthGames: Readonly<Record<string, number>>;
+  /** Disconnect policy: live counter, clean games since the last disconnect, penalties so far. */
+  readonly disconnects: number;
+  readonly cleanStreak: number;
+  readonly disconnectPenalties: number;
+  /** xinbo-points: official level (25 weakest .. 1), stage, valid captures and per-day tallies. */
+  readonly level: number;
+  readonly territory: boolean;
+  readonly captures: number;
+  readonly dayCaptures: Readonly<Record<string, number>>;
+}
+
+export const XINBO_START_LEVEL = 25;
+
+const EMPTY: Readonly<Record<string, number>> = Object.freeze({});
+
+export function newPlayer(id: string, ladder: LadderConfig): PlayerState {
+  return {
+    id,
+    rating: ladder.startRating,
+    games: 0,
+    wins: 0,
+    losses: 0,
+    draws: 0,
+    ratedGames: 0,
+    firstRatedAt: null,
+    weekGames: EMPTY,
+    monthGames: EMPTY,
+    disconnects: 0,
+    cleanStreak: 0,
+    disconnectPenalties: 0,
+    level: XINBO_START_LEVEL,
+    territory: false,
+    captures: 0,
+    dayCaptures: EMPTY,
+  };
+}
+
+/**
+ * What a game's computation reads of a player, saved with the game so that a later
+ * correction can recompute it from the state before it (RULES.md, corrections).
+ */
+export interface PlayerSnapshot {
+  readonly rating: number;
+  readonly level: number;
+  readonly territory: boolean;
+  /** Valid captures already credited on the game's local day. */
+  readonly dayTally: number;
+}
+
+export function snapshotOf(player: PlayerState, dayKey: string | null): PlayerSnapshot {
+  return {
+    rating: player.rating,
+    level: player.level,
+    territory: player.territory,
+    dayTally: dayKey === null ? 0 : (player.dayCaptures[dayKey] ?? 0),
+  };
+}

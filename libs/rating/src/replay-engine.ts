@@ -1,0 +1,193 @@
+import {
+  type LadderEvent,
+  type PeriodClosed,
+  type PlayerPenalized,
+  type RejectionCode,
+  type VoidReason,
+  parseEvent,
+} from '@ranking/contracts';
+import { disconnectPenaltyId, DISCONNECT_PENALTY } from './disconnect-policy.js';
+import type { LadderConfig } from './ladder-config.js';
+import { eventInstant, LadderFold, type LadderOutcome } from './ladder-fold.js';
+import { CLOSE_ORDER, type PeriodWindow } from './period-clock.js';
+import { byCodeUnit, isDefaultState, standingOf } from './standings.js';
+
+export interface ReplayOptions {
+  /** Play the maintenance service: close periods as time passes, penalize disconnects. */
+  readonly simulate: boolean;
+}
+
+export interface ListedEvent {
+  readonly id: string | null;
+  readonly reason: RejectionCode | VoidReason;
+}
+
+/** What happened to one input line or message. */
+export type IngestResult =
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'duplicate'; readonly id: string }
+  | { readonly kind: 'rejected'; readonly id: string | null; readonly reason: RejectionCode; readonly detail: string }
+  | { readonly kind: 'accepted'; readonly event: LadderEvent; readonly outcome: LadderOutcome };
+
+/** A ladder's simulated clock: the next open window of each period it closes. */
+type Clock = Map<PeriodWindow['period'], PeriodWindow>;
+
+/**
+ * The offline fold of a whole log across ladders (CONTRACT.md "offline replay"): ids are
+ * remembered only for accepted events, each ladder folds its own events in log order.
+ */
+export class ReplayEngine {
+  private readonly folds = new Map<string, LadderFold>();
+  private readonly clocks = new Map<string, Clock>();
+  private readonly seen = new Set<string>();
+  readonly rejected: ListedEvent[] = [];
+  readonly voided: ListedEvent[] = [];
+
+  constructor(
+    private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly options: ReplayOptions = { simulate: false },
+  ) {}
+
+  /** One NDJSON line; blank lines are skipped. */
+  ingestLine(line: string): IngestResult {
+    if (line.trim() === '') return { kind: 'skipped' };
+    const parsed = parseEvent(line);
+    if (!parsed.ok) return this.rejectWith(parsed.id, parsed.rejection.code, parsed.rejection.detail);
+    return this.ingest(parsed.event);
+  }
+
+  /** One schema-valid event. */
+  ingest(event: LadderEvent): IngestResult {
+    if (this.seen.has(event.id)) return { kind: 'duplicate', id: event.id };
+    const fold = this.foldOf(event.ladder);
+    if (!fold) return this.rejectWith(event.id, 'unknown-ladder', `no ladder ${event.ladder}`);
+    if (this.options.simulate) {
+      const at = eventInstant(event, fold.calendar);
+      if (this.closesDue(fold, at)) {
+        // A rejected event must not move the clock: check before closing anything.
+        const rejection = fold.rejectionOf(event);
+        if (rejection) return this.rejectWith(event.id, rejection.code, rejection.detail);
+        this.advanceClock(fold, at);
+      } else if (!this.clocks.has(fold.ladder.id)) {
+        const rejection = fold.rejectionOf(event);
+        if (rejection) return this.rejectWith(event.id, rejection.code, rejection.detail);
+        this.startClock(fold, at);
+      }
+    }
+    return this.apply(fold, event);
+  }
+
+  /** Folds an event past the clock: input events after their closes, and simulated ones. */
+  private apply(fold: LadderFold, event: LadderEvent): IngestResult {
+    const outcome = fold.evolve(event);
+    if (outcome.status === 'rejected') {
+      return this.rejectWith(event.id, outcome.rejection.code, outcome.rejection.detail);
+    }
+    this.seen.add(event.id);
+    if (outcome.status === 'void') this.voided.push({ id: event.id, reason: outcome.reason });
+    if (this.options.simulate && outcome.status === 'applied' && event.type === 'game.finished') {
+      for (const { player, ordinal } of outcome.disconnectPenalties) {
+        const penalty = this.disconnectPenalty(event.ladder, player, ordinal, event.finishedAt);
+        if (!this.seen.has(penalty.id)) this.apply(fold, penalty);
+      }
+    }
+    return { kind: 'accepted', event, outcome };
+  }
+
+  /** End of input: with --simulate, close every period up to `until` (epoch ms). */
+  finish(until: number | null): void {
+    if (!this.options.simulate || until === null) return;
+    for (const fold of this.folds.values()) {
+      if (this.clocks.has(fold.ladder.id)) this.advanceClock(fold, until);
+    }
+  }
+
+  /** The ladders that have folded at least one accepted event, by id. */
+  get ladderFolds(): ReadonlyMap<string, LadderFold> {
+    return this.folds;
+  }
+
+  /** The contract's output, as chunks of JSON text (one player a line), byte-for-byte repeatable. */
+  *render(): Generator<string> {
+    yield '{"ladders":{';
+    const ids = [...this.folds.keys()].filter((id) => this.folds.get(id)!.accepted > 0).sort(byCodeUnit);
+    for (const [n, id] of ids.entries()) {
+      const fold = this.folds.get(id)!;
+      yield `${n === 0 ? '' : ','}\n${JSON.stringify(id)}:{"players":{`;
+      const players = [...fold.players.values()]
+        .filter((p) => !isDefaultState(p, fold.ladder))
+        .sort((a, b) => byCodeUnit(a.id, b.id));
+      for (const [i, p] of players.entries()) {
+        yield `${i === 0 ? '' : ','}\n${JSON.stringify(p.id)}:${JSON.stringify(standingOf(p, fold.ladder, fold.rules))}`;
+      }
+      yield '}}';
+    }
+    yield `},\n"rejected":${JSON.stringify(this.rejected)},\n"void":${JSON.stringify(this.voided)}}\n`;
+  }
+
+  private rejectWith(id: string | null, reason: RejectionCode, detail: string): IngestResult {
+    this.rejected.push({ id, reason });
+    return { kind: 'rejected', id, reason, detail };
+  }
+
+  private foldOf(ladderId: string): LadderFold | undefined {
+    let fold = this.folds.get(ladderId);
+    if (!fold) {
+      const ladder = this.ladders.get(ladderId);
+      if (!ladder) return undefined;
+      fold = new LadderFold(ladder);
+      this.folds.set(ladderId, fold);
+    }
+    return fold;
+  }
+
+  private startClock(fold: LadderFold, at: number): void {
+    const periods = CLOSE_ORDER.filter((p) => p === 'daily' || fold.rules.closes.includes(p));
+    this.clocks.set(fold.ladder.id, new Map(periods.map((p) => [p, fold.calendar.windowAt(p, at)])));
+  }
+
+  private closesDue(fold: LadderFold, at: number): boolean {
+    const clock = this.clocks.get(fold.ladder.id);
+    return clock !== undefined && [...clock.values()].some((w) => w.closesAt <= at);
+  }
+
+  /** Closes, oldest first (weekly, monthly, daily at one instant), every window ending by `at`. */
+  private advanceClock(fold: LadderFold, at: number): void {
+    const clock = this.clocks.get(fold.ladder.id)!;
+    for (;;) {
+      let due: PeriodWindow | undefined;
+      for (const period of CLOSE_ORDER) {
+        const w = clock.get(period);
+        if (w && w.closesAt <= at && (!due || w.closesAt < due.closesAt)) due = w;
+      }
+      if (!due) return;
+      clock.set(due.period, fold.calendar.following(due));
+      const close = this.periodClosed(fold, due);
+      if (!this.seen.has(close.id)) this.apply(fold, close);
+    }
+  }
+
+  private periodClosed(fold: LadderFold, w: PeriodWindow): PeriodClosed {
+    return {
+      id: `period.closed:${fold.ladder.id}:${w.period}:${w.key}`,
+      type: 'period.closed',
+      ladder: fold.ladder.id,
+      period: w.period,
+      key: w.key,
+      start: fold.calendar.iso(w.start),
+      end: fold.calendar.iso(w.end),
+    };
+  }
+
+  private disconnectPenalty(ladder: string, player: string, ordinal: number, at: string): PlayerPenalized {
+    return {
+      id: disconnectPenaltyId(ladder, player, ordinal),
+      type: 'player.penalized',
+      ladder,
+      player,
+      points: DISCONNECT_PENALTY,
+      reason: 'disconnects',
+      at,
+    };
+  }
+}

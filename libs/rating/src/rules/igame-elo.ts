@@ -1,0 +1,95 @@
+import { rated } from '../effect.js';
+import { penalize } from '../penalty.js';
+import { roundHalfUp } from '../rounding.js';
+import type { PlayerClose, RuleSet } from '../rule-set.js';
+import { missingResult, scoreOf, twoPlayerResults } from '../two-player-results.js';
+
+export const IGAME_FLOOR = 100;
+export const WEEKLY_QUOTA = 7;
+export const WEEKLY_PENALTY = -30;
+export const MONTHLY_PENALTY = -200;
+
+/** K from the player's own rating (seed 002). */
+export const igameK = (rating: number): number => (rating < 2100 ? 32 : rating < 2400 ? 24 : 16);
+
+/** Expected score against an opponent. */
+export const igameExpected = (self: number, opp: number): number => 1 / (10 ** ((opp - self) / 400) + 1);
+
+const FACTORS = { up2100: 0.75, down2100: 1.33, up2400: 0.66, down2400: 1.5 } as const;
+
+/** The boundary a move from `from` to `to` crosses, with its rescale factor; null when none. */
+export function tierCrossing(from: number, to: number): { boundary: number; factor: number } | null {
+  if (from < 2100 && to >= 2100) return { boundary: 2100, factor: FACTORS.up2100 };
+  if (from >= 2400 && to < 2400) return { boundary: 2400, factor: FACTORS.down2400 };
+  if (from >= 2100 && from < 2400 && to < 2100) return { boundary: 2100, factor: FACTORS.down2100 };
+  if (from < 2400 && to >= 2400) return { boundary: 2400, factor: FACTORS.up2400 };
+  return null;
+}
+
+/** New rating after a game: Elo, then the part beyond a crossed tier boundary rescaled. */
+export function igameRating(self: number, opp: number, score: number) {
+  const k = igameK(self);
+  const expected = igameExpected(self, opp);
+  const next = self + k * (score - expected);
+  const rescale = tierCrossing(self, next);
+  const value = rescale ? rescale.boundary + (next - rescale.boundary) * rescale.factor : next;
+  return { rating: roundHalfUp(value), k, expected, rescale };
+}
+
+const drop = (counts: Readonly<Record<string, number>>, key: string): Record<string, number> => {
+  // Keys of one shape sort in time order; closing a period forgets it and anything older.
+  const kept: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) if (k > key) kept[k] = v;
+  return kept;
+};
+
+export const igameElo: RuleSet = {
+  name: 'igame-elo',
+  playerCounts: [2],
+  closes: ['weekly', 'monthly'],
+  penalties: { floor: IGAME_FLOOR },
+  countsDisconnects: true,
+  keepsRating: true,
+  tracksDailyCaptures: false,
+  requiredFields: (players) => missingResult(players),
+  score({ players, before }) {
+    const results = twoPlayerResults(players);
+    if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
+    const [a, b] = [players[0]!, players[1]!];
+    if (a.ip !== undefined && a.ip === b.ip) return { kind: 'void', reason: 'same-ip' };
+    const effects = [0, 1].map((i) => {
+      const self = before[i]!.rating;
+      const result = results.results[i]!;
+      const score = scoreOf(result);
+      const next = igameRating(self, before[1 - i]!.rating, score);
+      const why = next.rescale
+        ? { kind: 'elo' as const, k: next.k, expected: next.expected, score, rescale: next.rescale }
+        : { kind: 'elo' as const, k: next.k, expected: next.expected, score };
+      return rated(result, next.rating - self, why);
+    });
+    return { kind: 'scored', effects };
+  },
+  closePeriod(window, player): PlayerClose | null {
+    const weekly = window.period === 'weekly';
+    if (window.period === 'daily') return null;
+    const counts = weekly ? player.weekGames : player.monthGames;
+    const played = counts[window.key] ?? 0;
+    const forgotten = drop(counts, window.key);
+    const next = weekly ? { ...player, weekGames: forgotten } : { ...player, monthGames: forgotten };
+    const active = player.firstRatedAt !== null && player.firstRatedAt < window.end;
+    const short = weekly ? played < WEEKLY_QUOTA : played === 0;
+    if (!active || !short) return { player: next, why: null };
+    const points = weekly ? WEEKLY_PENALTY : MONTHLY_PENALTY;
+    const rating = penalize(player.rating, points, IGAME_FLOOR);
+    return {
+      player: { ...next, rating },
+      why: {
+        kind: 'penalty',
+        reason: weekly ? 'weekly-quota' : 'monthly-inactivity',
+        points,
+        floor: IGAME_FLOOR,
+      },
+    };
+  },
+  outputFields: (player) => ({ disconnects: player.disconnects }),
+};
