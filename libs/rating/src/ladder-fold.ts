@@ -27,6 +27,15 @@ export type LadderOutcome =
       readonly disconnectPenalties: readonly { player: string; ordinal: number }[];
     };
 
+/** A ladder's whole state as plain data (JSON-safe). */
+export interface LadderSnapshot {
+  readonly ladder: string;
+  readonly players: readonly PlayerState[];
+  readonly games: readonly GameRecord[];
+  readonly closed: readonly string[];
+  readonly accepted: number;
+}
+
 const NOTHING: LadderOutcome = { status: 'applied', changes: [], disconnectPenalties: [] };
 
 /** The instant an event happens at, in epoch ms (for period closes, the close itself). */
@@ -59,6 +68,26 @@ export class LadderFold {
   constructor(readonly ladder: LadderConfig) {
     this.rules = RULE_SETS[ladder.ruleSet];
     this.calendar = new PeriodCalendar(ladder.timezone);
+  }
+
+  /** Plain data that `LadderFold.restore` turns back into the same fold. */
+  snapshot(): LadderSnapshot {
+    return {
+      ladder: this.ladder.id,
+      players: [...this.players.values()],
+      games: [...this.games.values()],
+      closed: [...this.closed],
+      accepted: this.accepted,
+    };
+  }
+
+  static restore(ladder: LadderConfig, snapshot: LadderSnapshot): LadderFold {
+    const fold = new LadderFold(ladder);
+    for (const p of snapshot.players) fold.players.set(p.id, p);
+    for (const g of snapshot.games) fold.games.set(g.gameId, g);
+    for (const c of snapshot.closed) fold.closed.add(c);
+    fold.accepted = snapshot.accepted;
+    return fold;
   }
 
   isClosed(period: PeriodClosed['period'], key: string): boolean {

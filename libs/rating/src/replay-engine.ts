@@ -8,7 +8,7 @@ import {
 } from '@ranking/contracts';
 import { disconnectPenaltyId, DISCONNECT_PENALTY } from './disconnect-policy.js';
 import type { LadderConfig } from './ladder-config.js';
-import { eventInstant, LadderFold, type LadderOutcome } from './ladder-fold.js';
+import { eventInstant, LadderFold, type LadderOutcome, type LadderSnapshot } from './ladder-fold.js';
 import { CLOSE_ORDER, type PeriodWindow } from './period-clock.js';
 import { byCodeUnit, isDefaultState, standingOf } from './standings.js';
 
@@ -29,6 +29,15 @@ export type IngestResult =
   | { readonly kind: 'rejected'; readonly id: string | null; readonly reason: RejectionCode; readonly detail: string }
   | { readonly kind: 'accepted'; readonly event: LadderEvent; readonly outcome: LadderOutcome };
 
+export interface ReplaySnapshot {
+  readonly simulate: boolean;
+  readonly seen: readonly string[];
+  readonly ladders: readonly LadderSnapshot[];
+  readonly clocks: readonly { ladder: string; windows: readonly PeriodWindow[] }[];
+  readonly rejected: readonly ListedEvent[];
+  readonly voided: readonly ListedEvent[];
+}
+
 /** A ladder's simulated clock: the next open window of each period it closes. */
 type Clock = Map<PeriodWindow['period'], PeriodWindow>;
 
@@ -47,6 +56,32 @@ export class ReplayEngine {
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly options: ReplayOptions = { simulate: false },
   ) {}
+
+  /** The engine's whole state as plain data (JSON-safe): resume a log from here with `restore`. */
+  snapshot(): ReplaySnapshot {
+    return {
+      simulate: this.options.simulate,
+      seen: [...this.seen],
+      ladders: [...this.folds.values()].map((f) => f.snapshot()),
+      clocks: [...this.clocks].map(([ladder, clock]) => ({ ladder, windows: [...clock.values()] })),
+      rejected: [...this.rejected],
+      voided: [...this.voided],
+    };
+  }
+
+  static restore(ladders: ReadonlyMap<string, LadderConfig>, snapshot: ReplaySnapshot): ReplayEngine {
+    const engine = new ReplayEngine(ladders, { simulate: snapshot.simulate });
+    for (const id of snapshot.seen) engine.seen.add(id);
+    for (const s of snapshot.ladders) {
+      const ladder = ladders.get(s.ladder);
+      if (!ladder) throw new Error(`snapshot has ladder ${s.ladder}, which is not configured`);
+      engine.folds.set(s.ladder, LadderFold.restore(ladder, s));
+    }
+    for (const c of snapshot.clocks) engine.clocks.set(c.ladder, new Map(c.windows.map((w) => [w.period, w])));
+    engine.rejected.push(...snapshot.rejected);
+    engine.voided.push(...snapshot.voided);
+    return engine;
+  }
 
   /** One NDJSON line; blank lines are skipped. */
   ingestLine(line: string): IngestResult {
