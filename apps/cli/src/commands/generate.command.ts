@@ -1,0 +1,74 @@
+import { generateEvents } from '@ranking/generator';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { writeChunks } from '../output-file.js';
+
+interface GenerateFlags {
+  seed: number;
+  events: number;
+  out: string;
+  days?: number;
+  start?: string;
+  closes?: boolean;
+}
+
+function* lines(flags: GenerateFlags): Generator<string> {
+  let batch = '';
+  let n = 0;
+  for (const line of generateEvents(flags)) {
+    batch += `${line}\n`;
+    if (++n % 1000 === 0) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield batch;
+}
+
+/** `ranking generate`: a deterministic, realistic event stream for every built-in ladder. */
+@Command({ name: 'generate', description: 'write a realistic, deterministic NDJSON stream of ladder events' })
+export class GenerateCommand extends CommandRunner {
+  async run(_args: string[], flags: GenerateFlags): Promise<void> {
+    if (flags.seed === undefined || flags.events === undefined || !flags.out) {
+      throw new Error('generate needs --seed N --events M --out FILE.ndjson');
+    }
+    await writeChunks(flags.out, lines(flags));
+    process.stderr.write(`generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}\n`);
+  }
+
+  @Option({ flags: '--seed <n>', description: 'seed: the same seed gives the same file', required: true })
+  parseSeed(value: string): number {
+    return wholeNumber('--seed', value, 0);
+  }
+
+  @Option({ flags: '--events <m>', description: 'number of lines to write', required: true })
+  parseEvents(value: string): number {
+    return wholeNumber('--events', value, 1);
+  }
+
+  @Option({ flags: '--out <file>', description: 'where to write the NDJSON', required: true })
+  parseOut(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--days <d>', description: 'days the stream spans (default 45)' })
+  parseDays(value: string): number {
+    return wholeNumber('--days', value, 1);
+  }
+
+  @Option({ flags: '--start <iso>', description: 'first instant (default 2026-11-01T00:00:00+08:00)' })
+  parseStart(value: string): string {
+    if (Number.isNaN(Date.parse(value))) throw new Error(`--start ${value}: must be an RFC 3339 instant`);
+    return value;
+  }
+
+  @Option({ flags: '--closes', description: 'include period.closed events, as the maintenance service would publish' })
+  parseCloses(): boolean {
+    return true;
+  }
+}
+
+function wholeNumber(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} ${value}: must be a whole number >= ${min}`);
+  return n;
+}

@@ -1,0 +1,65 @@
+import { loadEnvironment, loadLadders } from '@ranking/config';
+import { ReplayEngine } from '@ranking/rating';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { fileSize, ndjsonLines } from '../ndjson-lines.js';
+import { writeChunks } from '../output-file.js';
+import { progressBar } from '../progress.js';
+
+interface ReplayFlags {
+  events: string;
+  out: string;
+  simulate?: boolean;
+  until?: number;
+}
+
+/** `ranking replay`: folds an NDJSON file of events offline, exactly as CONTRACT.md says. */
+@Command({
+  name: 'replay',
+  description: 'fold a file of events offline (no Kafka, PostgreSQL or Redis) into ladder standings',
+})
+export class ReplayCommand extends CommandRunner {
+  async run(_args: string[], flags: ReplayFlags): Promise<void> {
+    if (!flags.events || !flags.out) throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
+    const ladders = loadLadders(loadEnvironment());
+    const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true });
+    const bar = progressBar(await fileSize(flags.events), 'bytes');
+    const started = process.hrtime.bigint();
+    let lines = 0;
+    for await (const line of ndjsonLines(flags.events, (bytes) => bar.update(bytes))) {
+      engine.ingestLine(line);
+      lines++;
+    }
+    engine.finish(flags.until ?? null);
+    bar.stop();
+    await writeChunks(flags.out, engine.render());
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    process.stderr.write(
+      `replayed ${lines} lines in ${seconds.toFixed(2)} s (${Math.round(lines / seconds)} lines/s): ` +
+        `${engine.rejected.length} rejected, ${engine.voided.length} void -> ${flags.out}\n`,
+    );
+  }
+
+  @Option({ flags: '--events <file>', description: 'NDJSON file of events, one per line', required: true })
+  parseEvents(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--out <file>', description: 'where to write the standings JSON', required: true })
+  parseOut(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--simulate', description: 'also play the maintenance service (period closes, disconnect penalties)' })
+  parseSimulate(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--until <iso>', description: 'with --simulate: close periods up to this instant at the end' })
+  parseUntil(value: string): number {
+    const ms = Date.parse(value);
+    if (!/[zZ]|[+-]\d{2}:\d{2}$/.test(value) || Number.isNaN(ms)) {
+      throw new Error(`--until ${value}: must be an RFC 3339 instant with an offset`);
+    }
+    return ms;
+  }
+}

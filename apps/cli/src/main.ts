@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli.module.js';
+
+try {
+  await CommandFactory.run(CliModule, {
+    logger: ['error'],
+    errorHandler: (error) => {
+      process.stderr.write(`ranking: ${error.message}\n`);
+      process.exit(error.name === 'CommanderError' ? 2 : 1);
+    },
+    serviceErrorHandler: (error) => {
+      process.stderr.write(`ranking: ${error.message}\n`);
+      process.exit(1);
+    },
+  });
+} catch (error) {
+  process.stderr.write(`ranking: ${(error as Error).message}\n`);
+  process.exit(1);
+}

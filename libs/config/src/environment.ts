@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
+const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
+const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const integer = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+/** The process environment the services and the CLI read, with defaults for a local machine. */
+export class Environment {
+  @Transform(trimmed)
+  @Matches(BROKER_LIST, { message: 'must be a comma-separated list of host:port' })
+  KAFKA_BROKERS = '127.0.0.1:9092';
+
+  @Transform(trimmed)
+  @Matches(POSTGRES_URL, { message: 'must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ranking';
+
+  @Transform(trimmed)
+  @Matches(REDIS_URL, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1, { message: 'must be a port number (1-65535)' })
+  @Max(65535, { message: 'must be a port number (1-65535)' })
+  HTTP_PORT = 3000;
+
+  /** Optional JSON file with extra ladders (an array of ladder configs). */
+  @IsOptional()
+  @IsString()
+  RANKING_LADDERS_FILE?: string;
+}
+
+/** A configuration error: one line that names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates the environment once; throws a ConfigError naming the first bad variable. */
+export function loadEnvironment(env: Record<string, string | undefined> = process.env): Environment {
+  const known = Object.keys(new Environment());
+  const given: Record<string, string> = {};
+  for (const key of [...known, 'RANKING_LADDERS_FILE']) {
+    const value = env[key];
+    if (value !== undefined && value !== '') given[key] = value;
+  }
+  const config = plainToInstance(Environment, given, { exposeDefaultValues: true });
+  const [error] = validateSync(config, { stopAtFirstError: true });
+  if (error) {
+    const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
+    throw new ConfigError(`${error.property}=${JSON.stringify(given[error.property] ?? '')}: ${message}`);
+  }
+  return config;
+}

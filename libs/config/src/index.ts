@@ -1,0 +1,2 @@
+export * from './environment.js';
+export * from './ladders-file.js';

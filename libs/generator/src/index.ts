@@ -1,0 +1,2 @@
+export * from './seeded-random.js';
+export * from './event-generator.js';
