@@ -1,0 +1,2 @@
+export * from './kafka-client.js';
+export * from './topic-setup.js';

@@ -1,0 +1,15 @@
+/** Where the integration tests find the real services (the same variables the system reads). */
+export const TEST_ENV = {
+  kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ranking',
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+/** The migrated template every suite's database is copied from (made once in global setup). */
+export const TEMPLATE_DATABASE = 'ranking_test_template';
+
+export function databaseUrlFor(name: string): string {
+  const url = new URL(TEST_ENV.databaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
