@@ -33,6 +33,8 @@ export type GameOutcome =
 
 const rejected = (rejection: Rejection): GameOutcome => ({ status: 'rejected', rejection });
 
+const zeroEffects = (players: readonly unknown[]): readonly PlayerEffect[] => players.map(() => NO_EFFECT);
+
 /** Checks shared by games and corrections: player count, then duplicate ids. */
 function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejection | null {
   if (!rules.playerCounts.includes(players.length)) {
@@ -41,10 +43,10 @@ function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejectio
       `${rules.name} takes ${rules.playerCounts.join(' or ')} players, not ${players.length}`,
     );
   }
-  const ids = new Set<string>();
-  for (const p of players) {
-    if (ids.has(p.id)) return reject('duplicate-player', `player ${p.id} appears twice`);
-    ids.add(p.id);
+  for (let i = 1; i < players.length; i++) {
+    for (let j = 0; j < i; j++) {
+      if (players[i]!.id === players[j]!.id) return reject('duplicate-player', `player ${players[i]!.id} appears twice`);
+    }
   }
   return null;
 }
@@ -95,34 +97,25 @@ export function decideGame(
     effects,
     voidOnArrival,
   });
-  const zero = event.players.map(() => NO_EFFECT);
   switch (score.kind) {
     case 'rejected':
       return rejected(score.rejection);
     case 'void':
-      return { status: 'void', reason: score.reason, record: record(zero, score.reason) };
+      return { status: 'void', reason: score.reason, record: record(zeroEffects(event.players), score.reason) };
     case 'recorded':
-      return { status: 'unchanged', record: record(zero, null) };
+      return { status: 'unchanged', record: record(zeroEffects(event.players), null) };
     case 'scored':
       break;
   }
   const disconnectPenalties: { player: string; ordinal: number }[] = [];
   const after = before.map((player, i) => {
-    let next = applyEffect(player, score.effects[i]!, 1, rules, time);
-    if (rules.countsDisconnects) {
-      const step = countDisconnect(
-        { count: next.disconnects, streak: next.cleanStreak, penalties: next.disconnectPenalties },
-        event.players[i]!.disconnected === true,
-      );
-      next = {
-        ...next,
-        disconnects: step.counter.count,
-        cleanStreak: step.counter.streak,
-        disconnectPenalties: step.counter.penalties,
-      };
-      if (step.penaltyOrdinal !== null) disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
-    }
-    return next;
+    if (!rules.countsDisconnects) return applyEffect(player, score.effects[i]!, 1, rules, time);
+    const step = countDisconnect(
+      { count: player.disconnects, streak: player.cleanStreak, penalties: player.disconnectPenalties },
+      event.players[i]!.disconnected === true,
+    );
+    if (step.penaltyOrdinal !== null) disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
+    return applyEffect(player, score.effects[i]!, 1, rules, time, step.counter);
   });
   return {
     status: 'applied',
@@ -159,7 +152,7 @@ export function decideCorrection(
   if (!record) return rejected(reject('unknown-game', `${ladder.id} has no game ${event.gameId}`));
   if (record.voidOnArrival !== null) return { status: 'unchanged', record };
   let players = record.players;
-  let effects: readonly PlayerEffect[] = record.players.map(() => NO_EFFECT);
+  let effects = zeroEffects(record.players);
   if (corrected) {
     if (corrected.length !== record.players.length) {
       return rejected(

@@ -2,6 +2,7 @@ export * from './rounding.js';
 export * from './rule-set-name.js';
 export * from './ladder-config.js';
 export * from './ladder-registry.js';
+export * from './period-counts.js';
 export * from './player-state.js';
 export * from './effect.js';
 export * from './player-change.js';

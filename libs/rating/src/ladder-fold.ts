@@ -13,7 +13,7 @@ import type { LadderConfig } from './ladder-config.js';
 import { penalize } from './penalty.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
 import type { PlayerChange } from './player-change.js';
-import { newPlayer, type PlayerState } from './player-state.js';
+import { newPlayer, type PlayerState, updatePlayer } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
 
@@ -158,7 +158,7 @@ export class LadderFold {
     if (!policy) return NOTHING;
     const before = this.player(event.player);
     const rating = penalize(before.rating, event.points, policy.floor);
-    this.players.set(before.id, { ...before, rating });
+    this.players.set(before.id, updatePlayer(before, { rating }));
     const why = { kind: 'penalty' as const, reason: event.reason, points: event.points, floor: policy.floor };
     const change = { player: before.id, before: before.rating, after: rating, delta: rating - before.rating, result: null, why };
     return { status: 'applied', changes: [change], disconnectPenalties: [] };

@@ -16,10 +16,7 @@ export interface PeriodWindow {
 export const CLOSE_ORDER: readonly PeriodName[] = ['weekly', 'monthly', 'daily'];
 
 const DAY_START_HOUR = 6;
-/** Cache granularity: every zone offset in use is a multiple of 15 minutes. */
-const BUCKET_MS = 15 * 60 * 1000;
-
-interface BucketKeys {
+interface StretchKeys {
   day: string;
   week: string;
   month: string;
@@ -31,8 +28,10 @@ interface BucketKeys {
  * starts at 06:00 that date), `2026-W48` (ISO week of the Monday 06:00 it starts on), `2026-11`.
  */
 export class PeriodCalendar {
-  private lastBucket = Number.NaN;
-  private lastKeys: BucketKeys = { day: '', week: '', month: '' };
+  /** Keys are constant between local 00:00 and 06:00 boundaries: cache the current stretch. */
+  private stretchStart = Number.NaN;
+  private stretchEnd = Number.NaN;
+  private lastKeys: StretchKeys = { day: '', week: '', month: '' };
 
   constructor(readonly zone: string) {
     if (!DateTime.now().setZone(zone).isValid) throw new Error(`unknown time zone "${zone}"`);
@@ -100,23 +99,26 @@ export class PeriodCalendar {
     }
   }
 
-  private keysAt(ms: number): BucketKeys {
-    const bucket = Math.floor(ms / BUCKET_MS);
-    if (bucket !== this.lastBucket) {
-      this.lastKeys = this.computeKeys(ms);
-      this.lastBucket = bucket;
-    }
+  private keysAt(ms: number): StretchKeys {
+    if (!(ms >= this.stretchStart && ms < this.stretchEnd)) this.enterStretch(ms);
     return this.lastKeys;
   }
 
-  private computeKeys(ms: number): BucketKeys {
+  /** Computes the keys at `ms` and the stretch around it (between 00:00 and 06:00 local boundaries). */
+  private enterStretch(ms: number): void {
     const local = DateTime.fromMillis(ms, { zone: this.zone });
+    const early = local.hour < DAY_START_HOUR;
+    const midnight = local.startOf('day');
+    const start = early ? midnight : midnight.set({ hour: DAY_START_HOUR });
+    const end = early ? midnight.set({ hour: DAY_START_HOUR }) : midnight.plus({ days: 1 });
     // Before 06:00 an instant still belongs to the previous day (and week).
-    const day = local.hour < DAY_START_HOUR ? local.minus({ days: 1 }) : local;
-    return {
+    const day = early ? local.minus({ days: 1 }) : local;
+    this.lastKeys = {
       day: day.toISODate() ?? '',
       week: `${day.weekYear}-W${String(day.weekNumber).padStart(2, '0')}`,
       month: local.toFormat('yyyy-MM'),
     };
+    this.stretchStart = start.toMillis();
+    this.stretchEnd = end.toMillis();
   }
 }

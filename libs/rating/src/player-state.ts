@@ -1,4 +1,5 @@
 import type { LadderConfig } from './ladder-config.js';
+import { countIn, NO_COUNTS, type PeriodCounts } from './period-counts.js';
 
 /**
  * Everything a ladder keeps about one player. One shape for every rule set: fields a rule set
@@ -17,8 +18,8 @@ export interface PlayerState {
   /** Earliest finishedAt (epoch ms) of a rated game; drives "at least one rated game before the close". */
   readonly firstRatedAt: number | null;
   /** Rated games per open week / month key (only for rule sets with those closes). */
-  readonly weekGames: Readonly<Record<string, number>>;
-  readonly monthGames: Readonly<Record<string, number>>;
+  readonly weekGames: PeriodCounts;
+  readonly monthGames: PeriodCounts;
   /** Disconnect policy: live counter, clean games since the last disconnect, penalties so far. */
   readonly disconnects: number;
   readonly cleanStreak: number;
@@ -27,12 +28,10 @@ export interface PlayerState {
   readonly level: number;
   readonly territory: boolean;
   readonly captures: number;
-  readonly dayCaptures: Readonly<Record<string, number>>;
+  readonly dayCaptures: PeriodCounts;
 }
 
 export const XINBO_START_LEVEL = 25;
-
-const EMPTY: Readonly<Record<string, number>> = Object.freeze({});
 
 export function newPlayer(id: string, ladder: LadderConfig): PlayerState {
   return {
@@ -44,15 +43,42 @@ export function newPlayer(id: string, ladder: LadderConfig): PlayerState {
     draws: 0,
     ratedGames: 0,
     firstRatedAt: null,
-    weekGames: EMPTY,
-    monthGames: EMPTY,
+    weekGames: NO_COUNTS,
+    monthGames: NO_COUNTS,
     disconnects: 0,
     cleanStreak: 0,
     disconnectPenalties: 0,
     level: XINBO_START_LEVEL,
     territory: false,
     captures: 0,
-    dayCaptures: EMPTY,
+    dayCaptures: NO_COUNTS,
+  };
+}
+
+/**
+ * A player with some fields changed. Every PlayerState is built with its fields in one order
+ * (here or in `newPlayer`), so the engine sees one object shape: the fold runs hot on these.
+ */
+export function updatePlayer(p: PlayerState, change: Partial<Omit<PlayerState, 'id'>>): PlayerState {
+  const c = { ...p, ...change };
+  return {
+    id: p.id,
+    rating: c.rating,
+    games: c.games,
+    wins: c.wins,
+    losses: c.losses,
+    draws: c.draws,
+    ratedGames: c.ratedGames,
+    firstRatedAt: c.firstRatedAt,
+    weekGames: c.weekGames,
+    monthGames: c.monthGames,
+    disconnects: c.disconnects,
+    cleanStreak: c.cleanStreak,
+    disconnectPenalties: c.disconnectPenalties,
+    level: c.level,
+    territory: c.territory,
+    captures: c.captures,
+    dayCaptures: c.dayCaptures,
   };
 }
 
@@ -73,6 +99,6 @@ export function snapshotOf(player: PlayerState, dayKey: string | null): PlayerSn
     rating: player.rating,
     level: player.level,
     territory: player.territory,
-    dayTally: dayKey === null ? 0 : (player.dayCaptures[dayKey] ?? 0),
+    dayTally: dayKey === null ? 0 : countIn(player.dayCaptures, dayKey),
   };
 }

@@ -1,5 +1,7 @@
 import { rated } from '../effect.js';
 import { penalize } from '../penalty.js';
+import { countIn, forgetThrough } from '../period-counts.js';
+import { updatePlayer } from '../player-state.js';
 import { roundHalfUp } from '../rounding.js';
 import type { PlayerClose, RuleSet } from '../rule-set.js';
 import { missingResult, scoreOf, twoPlayerResults } from '../two-player-results.js';
@@ -36,13 +38,6 @@ export function igameRating(self: number, opp: number, score: number) {
   return { rating: roundHalfUp(value), k, expected, rescale };
 }
 
-const drop = (counts: Readonly<Record<string, number>>, key: string): Record<string, number> => {
-  // Keys of one shape sort in time order; closing a period forgets it and anything older.
-  const kept: Record<string, number> = {};
-  for (const [k, v] of Object.entries(counts)) if (k > key) kept[k] = v;
-  return kept;
-};
-
 export const igameElo: RuleSet = {
   name: 'igame-elo',
   playerCounts: [2],
@@ -73,16 +68,18 @@ export const igameElo: RuleSet = {
     const weekly = window.period === 'weekly';
     if (window.period === 'daily') return null;
     const counts = weekly ? player.weekGames : player.monthGames;
-    const played = counts[window.key] ?? 0;
-    const forgotten = drop(counts, window.key);
-    const next = weekly ? { ...player, weekGames: forgotten } : { ...player, monthGames: forgotten };
+    const played = countIn(counts, window.key);
+    // Closing a period forgets its count and any older one.
+    const forgotten = forgetThrough(counts, window.key);
     const active = player.firstRatedAt !== null && player.firstRatedAt < window.end;
     const short = weekly ? played < WEEKLY_QUOTA : played === 0;
+    if ((!active || !short) && forgotten === counts) return null;
+    const next = updatePlayer(player, weekly ? { weekGames: forgotten } : { monthGames: forgotten });
     if (!active || !short) return { player: next, why: null };
     const points = weekly ? WEEKLY_PENALTY : MONTHLY_PENALTY;
     const rating = penalize(player.rating, points, IGAME_FLOOR);
     return {
-      player: { ...next, rating },
+      player: updatePlayer(next, { rating }),
       why: {
         kind: 'penalty',
         reason: weekly ? 'weekly-quota' : 'monthly-inactivity',

@@ -1,6 +1,7 @@
 import type { GameResult } from '@ranking/contracts';
 import { type PlayerEffect, rated, resultOnly } from '../effect.js';
-import type { PlayerSnapshot } from '../player-state.js';
+import { forgetBefore } from '../period-counts.js';
+import { type PlayerSnapshot, updatePlayer } from '../player-state.js';
 import type { GameInput, GameScore, PlayerClose, RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
 
@@ -109,11 +110,8 @@ export const xinboPoints: RuleSet = {
   score,
   closePeriod(window, player): PlayerClose | null {
     if (window.period !== 'daily') return null;
-    const tallies = Object.keys(player.dayCaptures);
     // The closing day's tally is kept one more day for games that arrive late.
-    const dayCaptures = tallies.some((k) => k < window.key)
-      ? Object.fromEntries(Object.entries(player.dayCaptures).filter(([k]) => k >= window.key))
-      : player.dayCaptures;
+    const dayCaptures = forgetBefore(player.dayCaptures, window.key);
     let { level, territory, rating } = player;
     if (!territory) {
       level = Math.max(TERRITORY_LEVEL, WEAKEST_LEVEL - Math.floor(player.captures / CAPTURES_PER_LEVEL));
@@ -128,7 +126,7 @@ export const xinboPoints: RuleSet = {
     }
     const moved = rating !== player.rating || level !== player.level;
     return {
-      player: { ...player, level, territory, rating, dayCaptures },
+      player: updatePlayer(player, { level, territory, rating, dayCaptures }),
       why: moved ? { kind: 'level', from: player.level, to: level, stage: territory ? 'territory' : 'capture' } : null,
     };
   },

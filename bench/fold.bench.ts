@@ -1,0 +1,25 @@
+// Pure fold throughput: pre-parsed igame-elo games folded by LadderFold, no IO.
+// Run: npm run build && node dist/bench/fold.bench.js [events=1000000]
+import { type GameFinished, parseEvent } from '@ranking/contracts';
+import { generateEvents } from '@ranking/generator';
+import { BUILT_IN_LADDERS, LadderFold } from '@ranking/rating';
+
+const total = Number(process.argv[2] ?? 1_000_000);
+const igame = BUILT_IN_LADDERS.find((l) => l.id === 'igame-gomoku')!;
+
+const games: GameFinished[] = [];
+for (const line of generateEvents({ seed: 7, events: total * 2, ladders: [igame], badShare: 0, correctionShare: 0, days: 60 })) {
+  const parsed = parseEvent(line);
+  if (parsed.ok && parsed.event.type === 'game.finished') games.push(parsed.event);
+  if (games.length === total) break;
+}
+
+for (let round = 1; round <= 3; round++) {
+  const fold = new LadderFold(igame);
+  const started = process.hrtime.bigint();
+  for (const game of games) fold.evolve(game);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  console.log(
+    `round ${round}: ${games.length} igame-elo games in ${seconds.toFixed(3)} s = ${Math.round(games.length / seconds).toLocaleString('en')} events/s (${fold.players.size} players)`,
+  );
+}
