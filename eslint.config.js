@@ -37,7 +37,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/rating/**/*.ts', 'libs/contracts/src/events/**/*.ts'],
+    files: ['libs/rating/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -17,6 +17,8 @@ const common = {
 
 /** @type {import('jest').Config} */
 export default {
+  // Integration tests talk to real services; unit tests finish far sooner.
+  testTimeout: 120000,
   projects: [
     {
       ...common,
@@ -28,7 +30,6 @@ export default {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
-      testTimeout: 120000,
     },
   ],
 };

@@ -5,6 +5,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } fr
 const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
 const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
 const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
+const PORT = 'must be a port number (1-65535)';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -29,9 +30,9 @@ export class Environment {
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
   @Transform(integer)
-  @IsInt({ message: 'must be a whole number' })
-  @Min(1, { message: 'must be a port number (1-65535)' })
-  @Max(65535, { message: 'must be a port number (1-65535)' })
+  @IsInt({ message: PORT })
+  @Min(1, { message: PORT })
+  @Max(65535, { message: PORT })
   HTTP_PORT = 3000;
 
   /** Optional JSON file with extra ladders (an array of ladder configs). */
