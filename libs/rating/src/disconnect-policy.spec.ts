@@ -14,7 +14,10 @@ import {
 const ZERO: DisconnectCounter = { count: 0, streak: 0, penalties: 0 };
 
 /** Folds a sequence of games ('x' = disconnected, '.' = clean) and lists the penalties issued. */
-function play(start: DisconnectCounter, games: string): { counter: DisconnectCounter; penalties: number[] } {
+function play(
+  start: DisconnectCounter,
+  games: string,
+): { counter: DisconnectCounter; penalties: number[] } {
   let counter = start;
   const penalties: number[] = [];
   for (const g of games) {
@@ -48,15 +51,24 @@ describe('disconnect policy', () => {
     });
 
     it('when the player disconnects 4 times then the counter is 4 and no penalty is due', () => {
-      expect(play(ZERO, 'xxxx')).toEqual({ counter: { count: 4, streak: 0, penalties: 0 }, penalties: [] });
+      expect(play(ZERO, 'xxxx')).toEqual({
+        counter: { count: 4, streak: 0, penalties: 0 },
+        penalties: [],
+      });
     });
 
     it('when the player disconnects 5 times then exactly one penalty (ordinal 1) is due and the counter wraps to 0', () => {
-      expect(play(ZERO, 'xxxxx')).toEqual({ counter: { count: 0, streak: 0, penalties: 1 }, penalties: [1] });
+      expect(play(ZERO, 'xxxxx')).toEqual({
+        counter: { count: 0, streak: 0, penalties: 1 },
+        penalties: [1],
+      });
     });
 
     it('when the player disconnects 6 times then one penalty is due and the counter is 1', () => {
-      expect(play(ZERO, 'xxxxxx')).toEqual({ counter: { count: 1, streak: 0, penalties: 1 }, penalties: [1] });
+      expect(play(ZERO, 'xxxxxx')).toEqual({
+        counter: { count: 1, streak: 0, penalties: 1 },
+        penalties: [1],
+      });
     });
 
     it('when the player disconnects 10 times then two penalties (ordinals 1, 2) are due', () => {
@@ -68,7 +80,10 @@ describe('disconnect policy', () => {
 
     it('when disconnects are spread out with fewer than 50 clean games between them then they still add up to a penalty', () => {
       const games = `x${'.'.repeat(49)}x${'.'.repeat(10)}x.x.x`;
-      expect(play(ZERO, games)).toEqual({ counter: { count: 0, streak: 0, penalties: 1 }, penalties: [1] });
+      expect(play(ZERO, games)).toEqual({
+        counter: { count: 0, streak: 0, penalties: 1 },
+        penalties: [1],
+      });
     });
   });
 
@@ -131,6 +146,8 @@ describe('disconnect policy', () => {
   });
 
   it('given a player and an ordinal, then the penalty id is deterministic', () => {
-    expect(disconnectPenaltyId('igame-gomoku', 'bob', 2)).toBe('player.penalized:igame-gomoku:bob:disconnects:2');
+    expect(disconnectPenaltyId('igame-gomoku', 'bob', 2)).toBe(
+      'player.penalized:igame-gomoku:bob:disconnects:2',
+    );
   });
 });

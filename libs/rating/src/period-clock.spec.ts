@@ -82,23 +82,86 @@ describe.each(['Asia/Shanghai', 'Asia/Taipei'])('PeriodCalendar in %s', (zone) =
   describe('given a period key', () => {
     it.each<[PeriodWindow['period'], string, string, string, string]>([
       // [period, key, start, end, closesAt]
-      ['daily', '2026-11-29', '2026-11-29T06:00:00+08:00', '2026-11-30T06:00:00+08:00', '2026-11-30T06:00:00+08:00'],
-      ['daily', '2026-12-31', '2026-12-31T06:00:00+08:00', '2027-01-01T06:00:00+08:00', '2027-01-01T06:00:00+08:00'],
-      ['daily', '2028-02-29', '2028-02-29T06:00:00+08:00', '2028-03-01T06:00:00+08:00', '2028-03-01T06:00:00+08:00'],
-      ['weekly', '2026-W48', '2026-11-23T06:00:00+08:00', '2026-11-30T06:00:00+08:00', '2026-11-30T06:00:00+08:00'],
-      ['weekly', '2026-W53', '2026-12-28T06:00:00+08:00', '2027-01-04T06:00:00+08:00', '2027-01-04T06:00:00+08:00'],
-      ['weekly', '2027-W01', '2027-01-04T06:00:00+08:00', '2027-01-11T06:00:00+08:00', '2027-01-11T06:00:00+08:00'],
-      ['weekly', '2026-W01', '2025-12-29T06:00:00+08:00', '2026-01-05T06:00:00+08:00', '2026-01-05T06:00:00+08:00'],
+      [
+        'daily',
+        '2026-11-29',
+        '2026-11-29T06:00:00+08:00',
+        '2026-11-30T06:00:00+08:00',
+        '2026-11-30T06:00:00+08:00',
+      ],
+      [
+        'daily',
+        '2026-12-31',
+        '2026-12-31T06:00:00+08:00',
+        '2027-01-01T06:00:00+08:00',
+        '2027-01-01T06:00:00+08:00',
+      ],
+      [
+        'daily',
+        '2028-02-29',
+        '2028-02-29T06:00:00+08:00',
+        '2028-03-01T06:00:00+08:00',
+        '2028-03-01T06:00:00+08:00',
+      ],
+      [
+        'weekly',
+        '2026-W48',
+        '2026-11-23T06:00:00+08:00',
+        '2026-11-30T06:00:00+08:00',
+        '2026-11-30T06:00:00+08:00',
+      ],
+      [
+        'weekly',
+        '2026-W53',
+        '2026-12-28T06:00:00+08:00',
+        '2027-01-04T06:00:00+08:00',
+        '2027-01-04T06:00:00+08:00',
+      ],
+      [
+        'weekly',
+        '2027-W01',
+        '2027-01-04T06:00:00+08:00',
+        '2027-01-11T06:00:00+08:00',
+        '2027-01-11T06:00:00+08:00',
+      ],
+      [
+        'weekly',
+        '2026-W01',
+        '2025-12-29T06:00:00+08:00',
+        '2026-01-05T06:00:00+08:00',
+        '2026-01-05T06:00:00+08:00',
+      ],
       // months: [1st 00:00, next 1st 00:00), closed at 06:00 on the next 1st
-      ['monthly', '2026-11', '2026-11-01T00:00:00+08:00', '2026-12-01T00:00:00+08:00', '2026-12-01T06:00:00+08:00'],
-      ['monthly', '2026-12', '2026-12-01T00:00:00+08:00', '2027-01-01T00:00:00+08:00', '2027-01-01T06:00:00+08:00'],
-      ['monthly', '2028-02', '2028-02-01T00:00:00+08:00', '2028-03-01T00:00:00+08:00', '2028-03-01T06:00:00+08:00'],
-    ])('when the %s window of %s is asked for then it is [%s, %s) closing at %s', (period, key, start, end, closesAt) => {
-      const w = calendar.window(period, key);
-      expect(w).toEqual({ period, key, start: t(start), end: t(end), closesAt: t(closesAt) });
-      expect(calendar.iso(w.start)).toBe(start);
-      expect(calendar.iso(w.end)).toBe(end);
-    });
+      [
+        'monthly',
+        '2026-11',
+        '2026-11-01T00:00:00+08:00',
+        '2026-12-01T00:00:00+08:00',
+        '2026-12-01T06:00:00+08:00',
+      ],
+      [
+        'monthly',
+        '2026-12',
+        '2026-12-01T00:00:00+08:00',
+        '2027-01-01T00:00:00+08:00',
+        '2027-01-01T06:00:00+08:00',
+      ],
+      [
+        'monthly',
+        '2028-02',
+        '2028-02-01T00:00:00+08:00',
+        '2028-03-01T00:00:00+08:00',
+        '2028-03-01T06:00:00+08:00',
+      ],
+    ])(
+      'when the %s window of %s is asked for then it is [%s, %s) closing at %s',
+      (period, key, start, end, closesAt) => {
+        const w = calendar.window(period, key);
+        expect(w).toEqual({ period, key, start: t(start), end: t(end), closesAt: t(closesAt) });
+        expect(calendar.iso(w.start)).toBe(start);
+        expect(calendar.iso(w.end)).toBe(end);
+      },
+    );
 
     it.each<[PeriodWindow['period'], string]>([
       ['daily', '2027-01-01'],
@@ -106,32 +169,44 @@ describe.each(['Asia/Shanghai', 'Asia/Taipei'])('PeriodCalendar in %s', (zone) =
       ['weekly', '2027-W01'],
       ['monthly', '2026-12'],
       ['monthly', '2027-01'],
-    ])('when the %s window of %s is asked for then its start is in it and its end is in the next one', (period, key) => {
-      const w = calendar.window(period, key);
-      expect(calendar.keyOf(period, w.start)).toBe(key);
-      expect(calendar.keyOf(period, w.end - 1)).toBe(key);
-      expect(calendar.keyOf(period, w.end)).not.toBe(key);
-      expect(calendar.windowAt(period, w.end - 1)).toEqual(w);
-    });
+    ])(
+      'when the %s window of %s is asked for then its start is in it and its end is in the next one',
+      (period, key) => {
+        const w = calendar.window(period, key);
+        expect(calendar.keyOf(period, w.start)).toBe(key);
+        expect(calendar.keyOf(period, w.end - 1)).toBe(key);
+        expect(calendar.keyOf(period, w.end)).not.toBe(key);
+        expect(calendar.windowAt(period, w.end - 1)).toEqual(w);
+      },
+    );
   });
 
   describe('given a window', () => {
     it.each<[PeriodWindow['period'], string, string, string, string]>([
       // [period, key, next key, next start, next end]
-      ['daily', '2026-12-31', '2027-01-01', '2027-01-01T06:00:00+08:00', '2027-01-02T06:00:00+08:00'],
+      [
+        'daily',
+        '2026-12-31',
+        '2027-01-01',
+        '2027-01-01T06:00:00+08:00',
+        '2027-01-02T06:00:00+08:00',
+      ],
       ['weekly', '2026-W52', '2026-W53', '2026-12-28T06:00:00+08:00', '2027-01-04T06:00:00+08:00'],
       ['weekly', '2026-W53', '2027-W01', '2027-01-04T06:00:00+08:00', '2027-01-11T06:00:00+08:00'],
       ['monthly', '2026-11', '2026-12', '2026-12-01T00:00:00+08:00', '2027-01-01T00:00:00+08:00'],
       ['monthly', '2026-12', '2027-01', '2027-01-01T00:00:00+08:00', '2027-02-01T00:00:00+08:00'],
-    ])('when following() the %s window %s then the next is %s = [%s, %s)', (period, key, nextKey, start, end) => {
-      const w = calendar.window(period, key);
-      const next = calendar.following(w);
-      expect(next.key).toBe(nextKey);
-      expect(next.period).toBe(period);
-      expect(next.start).toBe(w.end);
-      expect(next.start).toBe(t(start));
-      expect(next.end).toBe(t(end));
-    });
+    ])(
+      'when following() the %s window %s then the next is %s = [%s, %s)',
+      (period, key, nextKey, start, end) => {
+        const w = calendar.window(period, key);
+        const next = calendar.following(w);
+        expect(next.key).toBe(nextKey);
+        expect(next.period).toBe(period);
+        expect(next.start).toBe(w.end);
+        expect(next.start).toBe(t(start));
+        expect(next.end).toBe(t(end));
+      },
+    );
 
     it('when following() the monthly window 2026-12 then the next closes at 06:00 on 1 February', () => {
       expect(calendar.following(calendar.window('monthly', '2026-12')).closesAt).toBe(
@@ -166,7 +241,10 @@ describe.each(['Asia/Shanghai', 'Asia/Taipei'])('PeriodCalendar in %s', (zone) =
         '2026-W49',
         '2026-W48',
       ]);
-      expect([before, after].map((ms) => calendar.dayKey(ms))).toEqual(['2026-11-29', '2026-11-30']);
+      expect([before, after].map((ms) => calendar.dayKey(ms))).toEqual([
+        '2026-11-29',
+        '2026-11-30',
+      ]);
     });
   });
 });

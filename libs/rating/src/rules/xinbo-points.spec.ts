@@ -1,4 +1,9 @@
-import { type GameContext, type LadderEvent, type PlayerReport, parseEvent } from '@ranking/contracts';
+import {
+  type GameContext,
+  type LadderEvent,
+  type PlayerReport,
+  parseEvent,
+} from '@ranking/contracts';
 import {
   bracketOf,
   LadderFold,
@@ -63,8 +68,16 @@ function gameLine(players: PlayerReport[], o: GameOptions = {}): Record<string, 
   };
 }
 
-const captureLine = (target: 3 | 5, players: PlayerReport[], o: GameOptions = {}): Record<string, unknown> =>
-  gameLine(players, { moves: 40, ...o, context: { kind: 'capture', captureTarget: target, ...o.context } });
+const captureLine = (
+  target: 3 | 5,
+  players: PlayerReport[],
+  o: GameOptions = {},
+): Record<string, unknown> =>
+  gameLine(players, {
+    moves: 40,
+    ...o,
+    context: { kind: 'capture', captureTarget: target, ...o.context },
+  });
 
 /** A daily close; its instant comes from the key: the next day at 06:00 local. */
 const closeLine = (key: string): Record<string, unknown> => ({
@@ -94,7 +107,8 @@ function parsed(line: Record<string, unknown>): LadderEvent {
   return outcome.event;
 }
 
-const game = (players: PlayerReport[], o: GameOptions = {}): LadderEvent => parsed(gameLine(players, o));
+const game = (players: PlayerReport[], o: GameOptions = {}): LadderEvent =>
+  parsed(gameLine(players, o));
 const captureGame = (target: 3 | 5, players: PlayerReport[], o: GameOptions = {}): LadderEvent =>
   parsed(captureLine(target, players, o));
 const dailyClose = (key: string): LadderEvent => parsed(closeLine(key));
@@ -116,7 +130,13 @@ const capturePlayer = (id: string, level: number, captures: number): PlayerState
 });
 
 function foldWith(...players: PlayerState[]): LadderFold {
-  return LadderFold.restore(XINBO, { ladder: XINBO.id, players, games: [], closed: [], accepted: 0 });
+  return LadderFold.restore(XINBO, {
+    ladder: XINBO.id,
+    players,
+    games: [],
+    closed: [],
+    accepted: 0,
+  });
 }
 
 const expectRejected = (outcome: LadderOutcome, code: string): void => {
@@ -141,16 +161,31 @@ interface ReplayOutput {
 }
 
 /** Runs JSON lines through the replay engine and parses its render() output back. */
-function replay(lines: Record<string, unknown>[], opts: { simulate?: boolean; until?: string } = {}): ReplayOutput {
+function replay(
+  lines: Record<string, unknown>[],
+  opts: { simulate?: boolean; until?: string } = {},
+): ReplayOutput {
   const engine = new ReplayEngine(LADDERS, { simulate: opts.simulate ?? false });
   for (const line of lines) engine.ingestLine(JSON.stringify(line));
   engine.finish(opts.until === undefined ? null : Date.parse(opts.until));
   return JSON.parse([...engine.render()].join('')) as ReplayOutput;
 }
 
-const win = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({ id, result: 'win', ...extra });
-const loss = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({ id, result: 'loss', ...extra });
-const draw = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({ id, result: 'draw', ...extra });
+const win = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
+  id,
+  result: 'win',
+  ...extra,
+});
+const loss = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
+  id,
+  result: 'loss',
+  ...extra,
+});
+const draw = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
+  id,
+  result: 'draw',
+  ...extra,
+});
 
 // ---------------------------------------------------------------- module exports
 
@@ -192,9 +227,12 @@ describe('xinbo-points module exports', () => {
     [4, 15, -10],
     [2, 15, -10],
     [1, 12, -12],
-  ])('Given official level %i, When the bracket is looked up, Then a win is %i and a loss %i', (level, w, l) => {
-    expect(bracketOf(level)).toMatchObject({ win: w, loss: l });
-  });
+  ])(
+    'Given official level %i, When the bracket is looked up, Then a win is %i and a loss %i',
+    (level, w, l) => {
+      expect(bracketOf(level)).toMatchObject({ win: w, loss: l });
+    },
+  );
 
   it('declares two players, the daily close, a penalty floor of 0 and the daily capture tally', () => {
     expect(xinboPoints.name).toBe('xinbo-points');
@@ -214,17 +252,29 @@ describe('xinbo-points module exports', () => {
   describe('requiredFields', () => {
     const capture = settingOf({ kind: 'capture', captureTarget: 3 });
     it('Given a capture game without captureTarget, Then it names the field', () => {
-      const detail = xinboPoints.requiredFields([win('a', { captures: 1 }), loss('b', { captures: 0 })], settingOf({ kind: 'capture' }));
+      const detail = xinboPoints.requiredFields(
+        [win('a', { captures: 1 }), loss('b', { captures: 0 })],
+        settingOf({ kind: 'capture' }),
+      );
       expect(detail).toContain('captureTarget');
     });
     it('Given a capture game where one player has no captures, Then it names that player', () => {
-      expect(xinboPoints.requiredFields([win('a', { captures: 1 }), loss('b')], capture)).toContain('/players/1/captures');
+      expect(xinboPoints.requiredFields([win('a', { captures: 1 }), loss('b')], capture)).toContain(
+        '/players/1/captures',
+      );
     });
     it('Given a capture game with all fields, Then nothing is missing', () => {
-      expect(xinboPoints.requiredFields([win('a', { captures: 1 }), loss('b', { captures: 0 })], capture)).toBeNull();
+      expect(
+        xinboPoints.requiredFields(
+          [win('a', { captures: 1 }), loss('b', { captures: 0 })],
+          capture,
+        ),
+      ).toBeNull();
     });
     it('Given a missing result, Then it names the result', () => {
-      expect(xinboPoints.requiredFields([{ id: 'a' }, loss('b')], settingOf(undefined))).toContain('/players/0/result');
+      expect(xinboPoints.requiredFields([{ id: 'a' }, loss('b')], settingOf(undefined))).toContain(
+        '/players/0/result',
+      );
     });
     it.each([
       [1, 'black', 'black'],
@@ -241,10 +291,13 @@ describe('xinbo-points module exports', () => {
       [1, 'white', 'black'],
       [2, 'black', 'white'],
       [3, undefined, undefined],
-    ] as const)('Given handicap %i with sides %s/%s, Then nothing is missing', (handicap, s1, s2) => {
-      const players = [win('a', s1 ? { side: s1 } : {}), loss('b', s2 ? { side: s2 } : {})];
-      expect(xinboPoints.requiredFields(players, settingOf({ handicap }))).toBeNull();
-    });
+    ] as const)(
+      'Given handicap %i with sides %s/%s, Then nothing is missing',
+      (handicap, s1, s2) => {
+        const players = [win('a', s1 ? { side: s1 } : {}), loss('b', s2 ? { side: s2 } : {})];
+        expect(xinboPoints.requiredFields(players, settingOf({ handicap }))).toBeNull();
+      },
+    );
   });
 
   describe('score', () => {
@@ -267,8 +320,19 @@ describe('xinbo-points module exports', () => {
       expect(score.kind).toBe('scored');
       if (score.kind !== 'scored') return;
       // a: room 10 − 8 = 2, valid min(5, 2) = 2. b: room 10, valid 1.
-      expect(score.effects[0]).toMatchObject({ captures: 2, rating: 0, rated: 1, wins: 1, games: 1 });
-      expect(score.effects[0]!.why).toEqual({ kind: 'captures', reported: 5, credited: 5, valid: 2 });
+      expect(score.effects[0]).toMatchObject({
+        captures: 2,
+        rating: 0,
+        rated: 1,
+        wins: 1,
+        games: 1,
+      });
+      expect(score.effects[0]!.why).toEqual({
+        kind: 'captures',
+        reported: 5,
+        credited: 5,
+        valid: 2,
+      });
       expect(score.effects[1]).toMatchObject({ captures: 1, rating: 0, rated: 1, losses: 1 });
     });
 
@@ -278,7 +342,10 @@ describe('xinbo-points module exports', () => {
         moves: 150,
         setting: settingOf(undefined),
         players: [win('a'), loss('b')],
-        before: [snap({ territory: true, level: 9, rating: 3200 }), snap({ territory: true, level: 10, rating: 3000 })],
+        before: [
+          snap({ territory: true, level: 9, rating: 3200 }),
+          snap({ territory: true, level: 10, rating: 3000 }),
+        ],
       });
       expect(score.kind).toBe('scored');
       if (score.kind !== 'scored') return;
@@ -293,7 +360,10 @@ describe('xinbo-points module exports', () => {
         moves: 3,
         setting: settingOf({ tournament: true }),
         players: [win('a'), loss('b')],
-        before: [snap({ territory: true, level: 12, rating: 2600 }), snap({ territory: true, level: 12, rating: 2600 })],
+        before: [
+          snap({ territory: true, level: 12, rating: 2600 }),
+          snap({ territory: true, level: 12, rating: 2600 }),
+        ],
       });
       expect(score).toEqual({ kind: 'recorded' });
     });
@@ -304,7 +374,10 @@ describe('xinbo-points module exports', () => {
         moves: 9,
         setting: settingOf(undefined),
         players: [win('a'), loss('b')],
-        before: [snap({ territory: true, level: 12, rating: 2600 }), snap({ territory: true, level: 12, rating: 2600 })],
+        before: [
+          snap({ territory: true, level: 12, rating: 2600 }),
+          snap({ territory: true, level: 12, rating: 2600 }),
+        ],
       });
       expect(score).toEqual({ kind: 'void', reason: 'too-short' });
     });
@@ -333,15 +406,18 @@ describe('xinbo-points module exports', () => {
       [109, 15, 2000], // 25 − 10 = 15, 10·200
       [110, 14, 2200], // 25 − 11 = 14 → territory, 2200
       [150, 14, 2200], // 25 − 15 = 10, but the stage ends at 14 with 2200
-    ])('Given a capture-stage player with %i valid captures, When the day closes, Then level %i and score %i', (captures, level, score) => {
-      const player = { ...newPlayer('a', XINBO), captures };
-      const closed = xinboPoints.closePeriod!(day, player, XINBO);
-      const after = closed?.player ?? player;
-      expect(after.level).toBe(level);
-      expect(after.rating).toBe(score);
-      expect(after.territory).toBe(level === 14);
-      expect(after.captures).toBe(captures);
-    });
+    ])(
+      'Given a capture-stage player with %i valid captures, When the day closes, Then level %i and score %i',
+      (captures, level, score) => {
+        const player = { ...newPlayer('a', XINBO), captures };
+        const closed = xinboPoints.closePeriod!(day, player, XINBO);
+        const after = closed?.player ?? player;
+        expect(after.level).toBe(level);
+        expect(after.rating).toBe(score);
+        expect(after.territory).toBe(level === 14);
+        expect(after.captures).toBe(captures);
+      },
+    );
 
     it.each([
       [14, 2200, 14], // 25 − 11
@@ -353,13 +429,16 @@ describe('xinbo-points module exports', () => {
       [1, 9000, 1], // max(1, …)
       [14, 2100, 14], // 25 − 10 = 15, but a territory player stays 14 or stronger
       [13, 0, 14],
-    ])('Given a territory player at %i级 with score %i, When the day closes, Then the level is %i', (from, score, to) => {
-      const player = territoryPlayer('a', from, score);
-      const after = xinboPoints.closePeriod!(day, player, XINBO)?.player ?? player;
-      expect(after.level).toBe(to);
-      expect(after.rating).toBe(score);
-      expect(after.territory).toBe(true);
-    });
+    ])(
+      'Given a territory player at %i级 with score %i, When the day closes, Then the level is %i',
+      (from, score, to) => {
+        const player = territoryPlayer('a', from, score);
+        const after = xinboPoints.closePeriod!(day, player, XINBO)?.player ?? player;
+        expect(after.level).toBe(to);
+        expect(after.rating).toBe(score);
+        expect(after.territory).toBe(true);
+      },
+    );
   });
 });
 
@@ -368,10 +447,26 @@ describe('xinbo-points module exports', () => {
 describe('xinbo-points capture stage', () => {
   it('Given two new players, When a capture-3 game ends 3 to 1, Then each is credited their own captures', () => {
     const fold = new LadderFold(XINBO);
-    const outcome = fold.evolve(captureGame(3, [win('alice', { captures: 3 }), loss('bob', { captures: 1 })]));
+    const outcome = fold.evolve(
+      captureGame(3, [win('alice', { captures: 3 }), loss('bob', { captures: 1 })]),
+    );
     expect(outcome.status).toBe('applied');
-    expect(fold.player('alice')).toMatchObject({ captures: 3, wins: 1, games: 1, ratedGames: 1, rating: 0, level: 25 });
-    expect(fold.player('bob')).toMatchObject({ captures: 1, losses: 1, games: 1, ratedGames: 1, rating: 0, level: 25 });
+    expect(fold.player('alice')).toMatchObject({
+      captures: 3,
+      wins: 1,
+      games: 1,
+      ratedGames: 1,
+      rating: 0,
+      level: 25,
+    });
+    expect(fold.player('bob')).toMatchObject({
+      captures: 1,
+      losses: 1,
+      games: 1,
+      ratedGames: 1,
+      rating: 0,
+      level: 25,
+    });
   });
 
   it.each([
@@ -385,43 +480,113 @@ describe('xinbo-points capture stage', () => {
     (target, moves, credited) => {
       const fold = new LadderFold(XINBO);
       // The reported captures (2 and 1) are replaced by the draw's credit.
-      fold.evolve(captureGame(target, [draw('alice', { captures: 2 }), draw('bob', { captures: 1 })], { moves }));
-      expect(fold.player('alice')).toMatchObject({ captures: credited, draws: 1, games: 1, ratedGames: 1 });
-      expect(fold.player('bob')).toMatchObject({ captures: credited, draws: 1, games: 1, ratedGames: 1 });
+      fold.evolve(
+        captureGame(target, [draw('alice', { captures: 2 }), draw('bob', { captures: 1 })], {
+          moves,
+        }),
+      );
+      expect(fold.player('alice')).toMatchObject({
+        captures: credited,
+        draws: 1,
+        games: 1,
+        ratedGames: 1,
+      });
+      expect(fold.player('bob')).toMatchObject({
+        captures: credited,
+        draws: 1,
+        games: 1,
+        ratedGames: 1,
+      });
     },
   );
 
   it('Given several games in one local day, When captures exceed 10, Then the excess is dropped per player', () => {
     const fold = new LadderFold(XINBO);
     const day = '2026-03-02';
-    fold.evolve(captureGame(5, [win('alice', { captures: 7 }), loss('bob', { captures: 4 })], { at: `${day}T07:00:00+08:00` }));
-    fold.evolve(captureGame(5, [win('alice', { captures: 6 }), loss('bob', { captures: 4 })], { at: `${day}T12:00:00+08:00` }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 7 }), loss('bob', { captures: 4 })], {
+        at: `${day}T07:00:00+08:00`,
+      }),
+    );
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 6 }), loss('bob', { captures: 4 })], {
+        at: `${day}T12:00:00+08:00`,
+      }),
+    );
     // alice 7 + min(6, 10 − 7 = 3) = 10; bob 4 + 4 = 8.
     expect(fold.player('alice').captures).toBe(10);
     expect(fold.player('bob').captures).toBe(8);
     // 05:59 the next calendar morning is still the same local day: alice has no room, bob 2.
-    fold.evolve(captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], { at: '2026-03-03T05:59:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], {
+        at: '2026-03-03T05:59:00+08:00',
+      }),
+    );
     expect(fold.player('alice').captures).toBe(10); // 10 + min(5, 0)
     expect(fold.player('bob').captures).toBe(10); // 8 + min(5, 2)
     // 06:00 starts a new day: room again.
-    fold.evolve(captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 2 })], { at: '2026-03-03T06:00:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 2 })], {
+        at: '2026-03-03T06:00:00+08:00',
+      }),
+    );
     expect(fold.player('alice').captures).toBe(15); // 10 + 5
     expect(fold.player('bob').captures).toBe(12); // 10 + 2
     // Dropped captures still leave the games on the record.
     expect(fold.player('alice')).toMatchObject({ games: 4, wins: 4, ratedGames: 4 });
   });
 
+  it('Given a day already closed, When a late game of that day arrives, Then the cap of its finishedAt day still applies', () => {
+    const fold = new LadderFold(XINBO);
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 4 })], {
+        at: '2026-03-02T10:00:00+08:00',
+      }),
+    );
+    fold.evolve(dailyClose('2026-03-02'));
+    expect(fold.player('alice')).toMatchObject({ level: 24, captures: 10 });
+    // Finished 2026-03-02 23:00 (day 2026-03-02), folded after that day's close.
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], {
+        at: '2026-03-02T23:00:00+08:00',
+      }),
+    );
+    expect(fold.player('alice').captures).toBe(10); // 10 + min(5, 10 − 10)
+    expect(fold.player('bob').captures).toBe(9); // 4 + min(5, 10 − 4)
+    // The new day has its own tally.
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], {
+        at: '2026-03-03T08:00:00+08:00',
+      }),
+    );
+    expect(fold.player('alice').captures).toBe(15); // 10 + 5
+    expect(fold.player('bob').captures).toBe(14); // 9 + 5
+  });
+
   it('Given a capped day, When a drawn game credits its target, Then the cap applies to the credit too', () => {
     const fold = new LadderFold(XINBO);
-    fold.evolve(captureGame(5, [win('alice', { captures: 9 }), loss('bob', { captures: 0 })], { at: '2026-03-02T09:00:00+08:00' }));
-    fold.evolve(captureGame(5, [draw('alice', { captures: 0 }), draw('bob', { captures: 0 })], { at: '2026-03-02T10:00:00+08:00', moves: 80 }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 9 }), loss('bob', { captures: 0 })], {
+        at: '2026-03-02T09:00:00+08:00',
+      }),
+    );
+    fold.evolve(
+      captureGame(5, [draw('alice', { captures: 0 }), draw('bob', { captures: 0 })], {
+        at: '2026-03-02T10:00:00+08:00',
+        moves: 80,
+      }),
+    );
     expect(fold.player('alice').captures).toBe(10); // 9 + min(5, 1)
     expect(fold.player('bob').captures).toBe(5); // 0 + min(5, 10)
   });
 
   it('Given day-capped captures over several days, When the days close, Then the official level follows 25 − floor(captures/10)', () => {
     const fold = new LadderFold(XINBO);
-    fold.evolve(captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 3 })], { at: '2026-03-02T10:00:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 3 })], {
+        at: '2026-03-02T10:00:00+08:00',
+      }),
+    );
     // Before the close nothing official moves.
     expect(fold.player('alice')).toMatchObject({ captures: 10, level: 25, rating: 0 });
 
@@ -429,21 +594,38 @@ describe('xinbo-points capture stage', () => {
     expect(fold.player('alice')).toMatchObject({ level: 24, rating: 200 }); // 25 − 1; (25 − 24)·200
     expect(fold.player('bob')).toMatchObject({ level: 25, rating: 0 }); // floor(3/10) = 0
 
-    fold.evolve(captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], { at: '2026-03-03T10:00:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 5 })], {
+        at: '2026-03-03T10:00:00+08:00',
+      }),
+    );
     fold.evolve(dailyClose('2026-03-03'));
     expect(fold.player('alice')).toMatchObject({ captures: 15, level: 24, rating: 200 }); // floor(15/10) = 1
     expect(fold.player('bob')).toMatchObject({ captures: 8, level: 25, rating: 0 });
 
-    fold.evolve(captureGame(5, [win('alice', { captures: 12 }), loss('bob', { captures: 4 })], { at: '2026-03-04T10:00:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 12 }), loss('bob', { captures: 4 })], {
+        at: '2026-03-04T10:00:00+08:00',
+      }),
+    );
     fold.evolve(dailyClose('2026-03-04'));
     // alice 15 + min(12, 10) = 25 → 25 − 2 = 23, 2·200 = 400; bob 8 + 4 = 12 → 24, 200.
-    expect(fold.player('alice')).toMatchObject({ captures: 25, level: 23, rating: 400, territory: false });
+    expect(fold.player('alice')).toMatchObject({
+      captures: 25,
+      level: 23,
+      rating: 400,
+      territory: false,
+    });
     expect(fold.player('bob')).toMatchObject({ captures: 12, level: 24, rating: 200 });
   });
 
   it('Given a day that closes twice, When the second close arrives, Then nothing moves again', () => {
     const fold = new LadderFold(XINBO);
-    fold.evolve(captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], { at: '2026-03-02T10:00:00+08:00' }));
+    fold.evolve(
+      captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], {
+        at: '2026-03-02T10:00:00+08:00',
+      }),
+    );
     fold.evolve(dailyClose('2026-03-02'));
     const again = fold.evolve(parsed({ ...closeLine('2026-03-02'), id: 'another-id' }));
     expect(again).toEqual({ status: 'applied', changes: [], disconnectPenalties: [] });
@@ -452,12 +634,23 @@ describe('xinbo-points capture stage', () => {
 
   it('Given a daily close, When it moves a level, Then the change names the level move', () => {
     const fold = new LadderFold(XINBO);
-    fold.evolve(captureGame(3, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], { at: '2026-03-02T10:00:00+08:00' }));
+    fold.evolve(
+      captureGame(3, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], {
+        at: '2026-03-02T10:00:00+08:00',
+      }),
+    );
     const outcome = fold.evolve(dailyClose('2026-03-02'));
     expect(outcome.status).toBe('applied');
     if (outcome.status !== 'applied') return;
     expect(outcome.changes).toEqual([
-      { player: 'alice', before: 0, after: 200, delta: 200, result: null, why: { kind: 'level', from: 25, to: 24, stage: 'capture' } },
+      {
+        player: 'alice',
+        before: 0,
+        after: 200,
+        delta: 200,
+        result: null,
+        why: { kind: 'level', from: 25, to: 24, stage: 'capture' },
+      },
     ]);
   });
 
@@ -466,14 +659,22 @@ describe('xinbo-points capture stage', () => {
     let day = '2026-03-02';
     for (let n = 0; n < 11; n++) {
       for (const hour of ['10', '11']) {
-        lines.push(captureLine(5, [win('alice', { captures: 5 }), loss('bob', { captures: 3 })], { at: `${day}T${hour}:00:00+08:00` }));
+        lines.push(
+          captureLine(5, [win('alice', { captures: 5 }), loss('bob', { captures: 3 })], {
+            at: `${day}T${hour}:00:00+08:00`,
+          }),
+        );
       }
       day = nextDay(day);
     }
     // The 11th day is 2026-03-12; it closes at 2026-03-13 06:00.
     const justBefore = replay(lines, { simulate: true, until: '2026-03-13T05:59:59+08:00' });
     // 10 days closed: 100 captures → 25 − 10 = 15级, score 10·200 = 2000. Bob 60 → 19级, 1200.
-    expect(justBefore.ladders['xinbo-go']!.players['alice']).toMatchObject({ level: 15, rating: 2000, captures: 110 });
+    expect(justBefore.ladders['xinbo-go']!.players['alice']).toMatchObject({
+      level: 15,
+      rating: 2000,
+      captures: 110,
+    });
     const out = replay(lines, { simulate: true, until: '2026-03-13T06:00:00+08:00' });
     // alice: 22 games × 5 = 110 valid (10 a day) → 25 − 11 = 14: territory, 2200.
     expect(out.ladders['xinbo-go']!.players['alice']).toEqual({
@@ -503,23 +704,68 @@ describe('xinbo-points capture stage', () => {
     const fold = new LadderFold(XINBO);
     let day = '2026-03-02';
     for (let n = 0; n < 11; n++) {
-      fold.evolve(captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 2 })], { at: `${day}T10:00:00+08:00` }));
+      fold.evolve(
+        captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 2 })], {
+          at: `${day}T10:00:00+08:00`,
+        }),
+      );
       fold.evolve(dailyClose(day));
       day = nextDay(day);
     }
-    expect(fold.player('alice')).toMatchObject({ level: 14, territory: true, rating: 2200, captures: 110 });
+    expect(fold.player('alice')).toMatchObject({
+      level: 14,
+      territory: true,
+      rating: 2200,
+      captures: 110,
+    });
     // bob: 11 × 2 = 22 → 25 − 2 = 23级, 400.
-    expect(fold.player('bob')).toMatchObject({ level: 23, territory: false, rating: 400, captures: 22 });
+    expect(fold.player('bob')).toMatchObject({
+      level: 23,
+      territory: false,
+      rating: 400,
+      captures: 22,
+    });
 
     // Territory game: alice (14级, bracket 14–10) wins +12; bob is in the capture stage: W/L only.
-    fold.evolve(game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], { at: `${day}T10:00:00+08:00` }));
-    expect(fold.player('alice')).toMatchObject({ rating: 2212, games: 12, wins: 12, ratedGames: 12 }); // 2200 + 12
-    expect(fold.player('bob')).toMatchObject({ rating: 400, games: 12, losses: 12, ratedGames: 11, captures: 22 });
+    fold.evolve(
+      game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], {
+        at: `${day}T10:00:00+08:00`,
+      }),
+    );
+    expect(fold.player('alice')).toMatchObject({
+      rating: 2212,
+      games: 12,
+      wins: 12,
+      ratedGames: 12,
+    }); // 2200 + 12
+    expect(fold.player('bob')).toMatchObject({
+      rating: 400,
+      games: 12,
+      losses: 12,
+      ratedGames: 11,
+      captures: 22,
+    });
 
     // Capture game: alice is past the stage (W/L only, no captures); bob is credited.
-    fold.evolve(captureGame(3, [loss('alice', { captures: 1 }), win('bob', { captures: 3 })], { at: `${day}T11:00:00+08:00` }));
-    expect(fold.player('alice')).toMatchObject({ rating: 2212, games: 13, losses: 1, ratedGames: 12, captures: 110 });
-    expect(fold.player('bob')).toMatchObject({ rating: 400, games: 13, wins: 1, ratedGames: 12, captures: 25 }); // 22 + 3
+    fold.evolve(
+      captureGame(3, [loss('alice', { captures: 1 }), win('bob', { captures: 3 })], {
+        at: `${day}T11:00:00+08:00`,
+      }),
+    );
+    expect(fold.player('alice')).toMatchObject({
+      rating: 2212,
+      games: 13,
+      losses: 1,
+      ratedGames: 12,
+      captures: 110,
+    });
+    expect(fold.player('bob')).toMatchObject({
+      rating: 400,
+      games: 13,
+      wins: 1,
+      ratedGames: 12,
+      captures: 25,
+    }); // 22 + 3
   });
 
   it('Given a capture game, When it is a short tournament teacher game with a big handicap, Then none of that matters', () => {
@@ -537,21 +783,44 @@ describe('xinbo-points capture stage', () => {
 
   it('Given a capture game with handicap 2 and no sides, When it is folded, Then it is not invalid (capture games ignore handicap)', () => {
     const fold = new LadderFold(XINBO);
-    const outcome = fold.evolve(captureGame(3, [win('alice', { captures: 3 }), loss('bob', { captures: 0 })], { context: { handicap: 2 } }));
+    const outcome = fold.evolve(
+      captureGame(3, [win('alice', { captures: 3 }), loss('bob', { captures: 0 })], {
+        context: { handicap: 2 },
+      }),
+    );
     expect(outcome.status).toBe('applied');
   });
 
   it('Given a short drawn capture game, When it is folded, Then it is a draw crediting nothing, not void', () => {
-    const out = replay([captureLine(3, [draw('alice', { captures: 1 }), draw('bob', { captures: 1 })], { moves: 2 })]);
+    const out = replay([
+      captureLine(3, [draw('alice', { captures: 1 }), draw('bob', { captures: 1 })], { moves: 2 }),
+    ]);
     expect(out.void).toEqual([]);
-    expect(out.ladders['xinbo-go']!.players['alice']).toMatchObject({ draws: 1, games: 1, captures: 0, ranked: true });
+    expect(out.ladders['xinbo-go']!.players['alice']).toMatchObject({
+      draws: 1,
+      games: 1,
+      captures: 0,
+      ranked: true,
+    });
   });
 
   it('Given a territory-stage player in a capture game, When it is folded, Then they count W/L only and the capture player is credited', () => {
     const fold = foldWith(territoryPlayer('tina', 12, 2650));
     fold.evolve(captureGame(5, [win('tina', { captures: 5 }), loss('kid', { captures: 4 })]));
-    expect(fold.player('tina')).toMatchObject({ rating: 2650, games: 1, wins: 1, ratedGames: 0, captures: 0 });
-    expect(fold.player('kid')).toMatchObject({ rating: 0, games: 1, losses: 1, ratedGames: 1, captures: 4 });
+    expect(fold.player('tina')).toMatchObject({
+      rating: 2650,
+      games: 1,
+      wins: 1,
+      ratedGames: 0,
+      captures: 0,
+    });
+    expect(fold.player('kid')).toMatchObject({
+      rating: 0,
+      games: 1,
+      losses: 1,
+      ratedGames: 1,
+      captures: 4,
+    });
   });
 
   it('Given a capture player with many captures, When the day closes, Then the stage ends at 14 (not 10级)', () => {
@@ -568,14 +837,28 @@ describe('xinbo-points territory stage', () => {
   describe('check 1: tournament', () => {
     it('Given a tournament game, When it is folded, Then it is recorded only: not even games move', () => {
       const fold = foldWith(territoryPlayer('alice', 12, 2600), territoryPlayer('bob', 12, 2600));
-      const outcome = fold.evolve(game([win('alice'), loss('bob')], { context: { tournament: true } }));
+      const outcome = fold.evolve(
+        game([win('alice'), loss('bob')], { context: { tournament: true } }),
+      );
       expect(outcome).toEqual({ status: 'applied', changes: [], disconnectPenalties: [] });
-      expect(fold.player('alice')).toMatchObject({ rating: 2600, games: 0, wins: 0, ratedGames: 0 });
-      expect(fold.player('bob')).toMatchObject({ rating: 2600, games: 0, losses: 0, ratedGames: 0 });
+      expect(fold.player('alice')).toMatchObject({
+        rating: 2600,
+        games: 0,
+        wins: 0,
+        ratedGames: 0,
+      });
+      expect(fold.player('bob')).toMatchObject({
+        rating: 2600,
+        games: 0,
+        losses: 0,
+        ratedGames: 0,
+      });
     });
 
     it('Given a tournament game of 5 moves, When it is replayed, Then it is recorded (check 1 before check 2), not void', () => {
-      const out = replay([gameLine([win('alice'), loss('bob')], { moves: 5, context: { tournament: true } })]);
+      const out = replay([
+        gameLine([win('alice'), loss('bob')], { moves: 5, context: { tournament: true } }),
+      ]);
       expect(out.void).toEqual([]);
       expect(out.rejected).toEqual([]);
       // New players with nothing recorded may be left out; if listed they have no games.
@@ -601,7 +884,10 @@ describe('xinbo-points territory stage', () => {
 
     it('Given territory players and a 9-move game, When folded, Then it is void; at exactly 10 moves it counts', () => {
       const fold = foldWith(territoryPlayer('alice', 12, 2600), territoryPlayer('bob', 12, 2600));
-      expect(fold.evolve(game([win('alice'), loss('bob')], { moves: 9 }))).toEqual({ status: 'void', reason: 'too-short' });
+      expect(fold.evolve(game([win('alice'), loss('bob')], { moves: 9 }))).toEqual({
+        status: 'void',
+        reason: 'too-short',
+      });
       expect(fold.player('alice')).toMatchObject({ rating: 2600, games: 0 });
       fold.evolve(game([win('alice'), loss('bob')], { moves: 10 }));
       expect(fold.player('alice')).toMatchObject({ rating: 2612, games: 1, wins: 1 }); // 2600 + 12
@@ -610,7 +896,9 @@ describe('xinbo-points territory stage', () => {
 
     it('Given a 9-move teacher game, When folded, Then check 2 wins over check 3: void', () => {
       const fold = foldWith(territoryPlayer('alice', 12, 2600), territoryPlayer('bob', 12, 2600));
-      expect(fold.evolve(game([win('alice'), loss('bob')], { moves: 9, context: { teacher: true } }))).toEqual({
+      expect(
+        fold.evolve(game([win('alice'), loss('bob')], { moves: 9, context: { teacher: true } })),
+      ).toEqual({
         status: 'void',
         reason: 'too-short',
       });
@@ -618,7 +906,10 @@ describe('xinbo-points territory stage', () => {
 
     it('Given a 9-move territory game between capture-stage players, Then it is void too (checks 1–4 apply to the whole game)', () => {
       const fold = new LadderFold(XINBO);
-      expect(fold.evolve(game([win('alice'), loss('bob')], { moves: 9 }))).toEqual({ status: 'void', reason: 'too-short' });
+      expect(fold.evolve(game([win('alice'), loss('bob')], { moves: 9 }))).toEqual({
+        status: 'void',
+        reason: 'too-short',
+      });
       expect(fold.player('alice').games).toBe(0);
     });
   });
@@ -627,21 +918,48 @@ describe('xinbo-points territory stage', () => {
     it('Given a teacher game, When folded, Then it counts W/L but moves no score', () => {
       const fold = foldWith(territoryPlayer('alice', 9, 3200), territoryPlayer('teacher', 1, 5000));
       fold.evolve(game([win('alice'), loss('teacher')], { context: { teacher: true } }));
-      expect(fold.player('alice')).toMatchObject({ rating: 3200, games: 1, wins: 1, ratedGames: 0 });
-      expect(fold.player('teacher')).toMatchObject({ rating: 5000, games: 1, losses: 1, ratedGames: 0 });
+      expect(fold.player('alice')).toMatchObject({
+        rating: 3200,
+        games: 1,
+        wins: 1,
+        ratedGames: 0,
+      });
+      expect(fold.player('teacher')).toMatchObject({
+        rating: 5000,
+        games: 1,
+        losses: 1,
+        ratedGames: 0,
+      });
     });
 
-    it.each([3, 4, 9])('Given handicap %i (no sides needed), When folded, Then it is result-only', (handicap) => {
-      const fold = foldWith(territoryPlayer('alice', 12, 2600), territoryPlayer('bob', 12, 2600));
-      const outcome = fold.evolve(game([win('alice'), loss('bob')], { context: { handicap } }));
-      expect(outcome.status).toBe('applied');
-      expect(fold.player('alice')).toMatchObject({ rating: 2600, games: 1, wins: 1, ratedGames: 0 });
-      expect(fold.player('bob')).toMatchObject({ rating: 2600, games: 1, losses: 1, ratedGames: 0 });
-    });
+    it.each([3, 4, 9])(
+      'Given handicap %i (no sides needed), When folded, Then it is result-only',
+      (handicap) => {
+        const fold = foldWith(territoryPlayer('alice', 12, 2600), territoryPlayer('bob', 12, 2600));
+        const outcome = fold.evolve(game([win('alice'), loss('bob')], { context: { handicap } }));
+        expect(outcome.status).toBe('applied');
+        expect(fold.player('alice')).toMatchObject({
+          rating: 2600,
+          games: 1,
+          wins: 1,
+          ratedGames: 0,
+        });
+        expect(fold.player('bob')).toMatchObject({
+          rating: 2600,
+          games: 1,
+          losses: 1,
+          ratedGames: 0,
+        });
+      },
+    );
 
     it('Given handicap 3 between 14–10级 players, Then it is result-only although check 5 would not apply', () => {
       const fold = foldWith(territoryPlayer('alice', 14, 2200), territoryPlayer('bob', 14, 2200));
-      fold.evolve(game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], { context: { handicap: 3 } }));
+      fold.evolve(
+        game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], {
+          context: { handicap: 3 },
+        }),
+      );
       expect(fold.player('alice')).toMatchObject({ rating: 2200, wins: 1, ratedGames: 0 });
     });
   });
@@ -666,7 +984,11 @@ describe('xinbo-points territory stage', () => {
     it('Given 让先 (handicap 1) with white 300 ahead, When folded, Then the 200 taken off white makes it rated', () => {
       // |(3500 − 200·1) − 3200| = 100 < 300: bob (white, 8级) loses −10; alice (black, 9级) wins +20.
       const fold = foldWith(territoryPlayer('alice', 9, 3200), territoryPlayer('bob', 8, 3500));
-      fold.evolve(game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], { context: { handicap: 1 } }));
+      fold.evolve(
+        game([win('alice', { side: 'black' }), loss('bob', { side: 'white' })], {
+          context: { handicap: 1 },
+        }),
+      );
       expect(fold.player('alice').rating).toBe(3220);
       expect(fold.player('bob').rating).toBe(3490);
     });
@@ -675,7 +997,11 @@ describe('xinbo-points territory stage', () => {
       // White 3300, black 3550: raw gap |3300 − 3550| = 250 < 300, but adjusted
       // |(3300 − 200·1) − 3550| = 450 >= 300 → result-only.
       const fold = foldWith(territoryPlayer('wendy', 9, 3300), territoryPlayer('bert', 8, 3550));
-      fold.evolve(game([win('wendy', { side: 'white' }), loss('bert', { side: 'black' })], { context: { handicap: 1 } }));
+      fold.evolve(
+        game([win('wendy', { side: 'white' }), loss('bert', { side: 'black' })], {
+          context: { handicap: 1 },
+        }),
+      );
       expect(fold.player('wendy')).toMatchObject({ rating: 3300, wins: 1, ratedGames: 0 });
       expect(fold.player('bert')).toMatchObject({ rating: 3550, losses: 1, ratedGames: 0 });
     });
@@ -683,16 +1009,19 @@ describe('xinbo-points territory stage', () => {
     it.each([
       ['white listed first', 0],
       ['white listed second', 1],
-    ])('Given two stones with %s, When folded, Then the white score is reduced by 400', (_name, whiteAt) => {
-      // White 3700 (7级), black 3200 (9级): |(3700 − 400) − 3200| = 100 < 300 → rated
-      // (raw gap 500 would have made it result-only). Black wins: 9级 +20 → 3220; white 7级 −10 → 3690.
-      const fold = foldWith(territoryPlayer('white', 7, 3700), territoryPlayer('black', 9, 3200));
-      const w = loss('white', { side: 'white' });
-      const b = win('black', { side: 'black' });
-      fold.evolve(game(whiteAt === 0 ? [w, b] : [b, w], { context: { handicap: 2 } }));
-      expect(fold.player('black').rating).toBe(3220);
-      expect(fold.player('white').rating).toBe(3690);
-    });
+    ])(
+      'Given two stones with %s, When folded, Then the white score is reduced by 400',
+      (_name, whiteAt) => {
+        // White 3700 (7级), black 3200 (9级): |(3700 − 400) − 3200| = 100 < 300 → rated
+        // (raw gap 500 would have made it result-only). Black wins: 9级 +20 → 3220; white 7级 −10 → 3690.
+        const fold = foldWith(territoryPlayer('white', 7, 3700), territoryPlayer('black', 9, 3200));
+        const w = loss('white', { side: 'white' });
+        const b = win('black', { side: 'black' });
+        fold.evolve(game(whiteAt === 0 ? [w, b] : [b, w], { context: { handicap: 2 } }));
+        expect(fold.player('black').rating).toBe(3220);
+        expect(fold.player('white').rating).toBe(3690);
+      },
+    );
 
     it('Given one player at 10级, When the gap is 1000, Then check 5 does not apply', () => {
       // alice 10级 (14–10 bracket) wins +12 → 3012; bob 5级 (9–5 bracket) loses −10 → 3990.
@@ -722,17 +1051,35 @@ describe('xinbo-points territory stage', () => {
       [2, 4600, 1, 4800, 4615, 4788], // +15 (4–2) / −12 (1), gap 200
       [1, 4800, 2, 4600, 4812, 4590], // +12 (1) / −10 (4–2)
       [1, 5000, 1, 4900, 5012, 4888], // +12 / −12, gap 100
-    ])('Given a %i级 (%i) beating a %i级 (%i), Then the scores become %i and %i', (wl, ws, ll, ls, wAfter, lAfter) => {
-      const fold = foldWith(territoryPlayer('w', wl, ws), territoryPlayer('l', ll, ls));
-      fold.evolve(game([win('w'), loss('l')]));
-      expect(fold.player('w')).toMatchObject({ rating: wAfter, wins: 1, games: 1, ratedGames: 1 });
-      expect(fold.player('l')).toMatchObject({ rating: lAfter, losses: 1, games: 1, ratedGames: 1 });
-    });
+    ])(
+      'Given a %i级 (%i) beating a %i级 (%i), Then the scores become %i and %i',
+      (wl, ws, ll, ls, wAfter, lAfter) => {
+        const fold = foldWith(territoryPlayer('w', wl, ws), territoryPlayer('l', ll, ls));
+        fold.evolve(game([win('w'), loss('l')]));
+        expect(fold.player('w')).toMatchObject({
+          rating: wAfter,
+          wins: 1,
+          games: 1,
+          ratedGames: 1,
+        });
+        expect(fold.player('l')).toMatchObject({
+          rating: lAfter,
+          losses: 1,
+          games: 1,
+          ratedGames: 1,
+        });
+      },
+    );
 
     it('Given a draw between territory players, Then nothing moves but the draws', () => {
       const fold = foldWith(territoryPlayer('alice', 9, 3200), territoryPlayer('bob', 8, 3400));
       fold.evolve(game([draw('alice'), draw('bob')]));
-      expect(fold.player('alice')).toMatchObject({ rating: 3200, draws: 1, games: 1, ratedGames: 1 });
+      expect(fold.player('alice')).toMatchObject({
+        rating: 3200,
+        draws: 1,
+        games: 1,
+        ratedGames: 1,
+      });
       expect(fold.player('bob')).toMatchObject({ rating: 3400, draws: 1, games: 1, ratedGames: 1 });
     });
 
@@ -746,7 +1093,11 @@ describe('xinbo-points territory stage', () => {
     });
 
     it('Given a score that crosses a level boundary, When no daily close has come yet, Then the old official bracket still applies', () => {
-      const fold = foldWith(territoryPlayer('alice', 10, 3188), territoryPlayer('bob', 10, 3000), territoryPlayer('carl', 12, 2600));
+      const fold = foldWith(
+        territoryPlayer('alice', 10, 3188),
+        territoryPlayer('bob', 10, 3000),
+        territoryPlayer('carl', 12, 2600),
+      );
       fold.evolve(game([win('alice'), loss('bob')], { at: '2026-03-02T09:00:00+08:00' }));
       expect(fold.player('alice')).toMatchObject({ rating: 3200, level: 10 }); // 3188 + 12; still 10级
       fold.evolve(game([loss('alice'), win('carl')], { at: '2026-03-02T10:00:00+08:00' }));
@@ -764,7 +1115,13 @@ describe('xinbo-points territory stage', () => {
     it('Given a capture-stage player against a territory player in a territory game, Then only the territory player is rated', () => {
       const fold = foldWith(capturePlayer('kid', 20, 52), territoryPlayer('tina', 12, 2600));
       fold.evolve(game([loss('kid'), win('tina')]));
-      expect(fold.player('kid')).toMatchObject({ rating: 1000, games: 1, losses: 1, ratedGames: 0, captures: 52 });
+      expect(fold.player('kid')).toMatchObject({
+        rating: 1000,
+        games: 1,
+        losses: 1,
+        ratedGames: 0,
+        captures: 52,
+      });
       expect(fold.player('tina')).toMatchObject({ rating: 2612, games: 1, wins: 1, ratedGames: 1 }); // 2600 + 12
     });
 
@@ -788,7 +1145,11 @@ describe('xinbo-points territory stage', () => {
         level: 25,
         captures: 0,
       });
-      expect(out.ladders['xinbo-go']!.players['bob']).toMatchObject({ games: 1, losses: 1, ranked: false });
+      expect(out.ladders['xinbo-go']!.players['bob']).toMatchObject({
+        games: 1,
+        losses: 1,
+        ranked: false,
+      });
     });
   });
 });
@@ -804,7 +1165,12 @@ describe('xinbo-points rejections', () => {
   };
 
   it('Given a capture game without captureTarget, Then invalid-event', () => {
-    reject(gameLine([win('a', { captures: 3 }), loss('b', { captures: 0 })], { context: { kind: 'capture' } }), 'invalid-event');
+    reject(
+      gameLine([win('a', { captures: 3 }), loss('b', { captures: 0 })], {
+        context: { kind: 'capture' },
+      }),
+      'invalid-event',
+    );
   });
 
   it('Given a capture game where a player has no captures, Then invalid-event and nothing moves', () => {
@@ -813,7 +1179,12 @@ describe('xinbo-points rejections', () => {
   });
 
   it('Given a capture game missing captureTarget and with results win/win, Then invalid-event comes first', () => {
-    reject(gameLine([win('a', { captures: 3 }), win('b', { captures: 0 })], { context: { kind: 'capture' } }), 'invalid-event');
+    reject(
+      gameLine([win('a', { captures: 3 }), win('b', { captures: 0 })], {
+        context: { kind: 'capture' },
+      }),
+      'invalid-event',
+    );
   });
 
   it.each([
@@ -822,7 +1193,10 @@ describe('xinbo-points rejections', () => {
     ['no sides', 1, undefined, undefined],
   ] as const)('Given a handicap game with %s, Then invalid-event', (_name, handicap, s1, s2) => {
     const players = [win('a', s1 ? { side: s1 } : {}), loss('b', s2 ? { side: s2 } : {})];
-    reject(gameLine(players, { context: { handicap } }), 'invalid-event', [territoryPlayer('a', 9, 3200), territoryPlayer('b', 9, 3200)]);
+    reject(gameLine(players, { context: { handicap } }), 'invalid-event', [
+      territoryPlayer('a', 9, 3200),
+      territoryPlayer('b', 9, 3200),
+    ]);
   });
 
   it('Given a missing result, Then invalid-event', () => {
@@ -834,7 +1208,13 @@ describe('xinbo-points rejections', () => {
     ['loss/loss', 'loss', 'loss'],
     ['win/draw', 'win', 'draw'],
   ] as const)('Given results %s, Then inconsistent-result', (_name, r1, r2) => {
-    reject(gameLine([{ id: 'a', result: r1 }, { id: 'b', result: r2 }]), 'inconsistent-result');
+    reject(
+      gameLine([
+        { id: 'a', result: r1 },
+        { id: 'b', result: r2 },
+      ]),
+      'inconsistent-result',
+    );
   });
 
   it('Given three players, Then wrong-player-count', () => {
@@ -868,28 +1248,62 @@ describe('xinbo-points penalties (floor 0)', () => {
 describe('xinbo-points output', () => {
   it('Given games of both kinds, When rendered, Then each player has rating, record, ranked, level and captures only', () => {
     const out = replay([
-      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], { at: '2026-03-02T10:00:00+08:00' }),
-      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], { at: '2026-03-02T11:00:00+08:00' }),
-      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], { at: '2026-03-02T12:00:00+08:00' }),
-      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], { at: '2026-03-02T13:00:00+08:00' }),
+      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], {
+        at: '2026-03-02T10:00:00+08:00',
+      }),
+      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], {
+        at: '2026-03-02T11:00:00+08:00',
+      }),
+      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], {
+        at: '2026-03-02T12:00:00+08:00',
+      }),
+      captureLine(3, [win('alice', { captures: 3 }), loss('bob', { captures: 2 })], {
+        at: '2026-03-02T13:00:00+08:00',
+      }),
       closeLine('2026-03-02'),
     ]);
     // alice 3 + 3 + 3 + min(3, 1) = 10 → 24级, 200. bob 4 × 2 = 8 → 25级, 0.
     expect(out.ladders['xinbo-go']!.players).toEqual({
-      alice: { rating: 200, games: 4, wins: 4, losses: 0, draws: 0, ranked: true, level: 24, captures: 10 },
-      bob: { rating: 0, games: 4, wins: 0, losses: 4, draws: 0, ranked: true, level: 25, captures: 8 },
+      alice: {
+        rating: 200,
+        games: 4,
+        wins: 4,
+        losses: 0,
+        draws: 0,
+        ranked: true,
+        level: 24,
+        captures: 10,
+      },
+      bob: {
+        rating: 0,
+        games: 4,
+        wins: 0,
+        losses: 4,
+        draws: 0,
+        ranked: true,
+        level: 25,
+        captures: 8,
+      },
     });
   });
 
   it('Given a simulated replay, When days pass without games, Then the levels stay what the captures give', () => {
     const out = replay(
       [
-        captureLine(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], { at: '2026-03-02T10:00:00+08:00' }),
-        captureLine(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], { at: '2026-03-05T10:00:00+08:00' }),
+        captureLine(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], {
+          at: '2026-03-02T10:00:00+08:00',
+        }),
+        captureLine(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], {
+          at: '2026-03-05T10:00:00+08:00',
+        }),
       ],
       { simulate: true, until: '2026-03-08T06:00:00+08:00' },
     );
     // 10 on 03-02 and 10 on 03-05 → 20 → 25 − 2 = 23级, 400.
-    expect(out.ladders['xinbo-go']!.players['alice']).toMatchObject({ level: 23, rating: 400, captures: 20 });
+    expect(out.ladders['xinbo-go']!.players['alice']).toMatchObject({
+      level: 23,
+      rating: 400,
+      captures: 20,
+    });
   });
 });
