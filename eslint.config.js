@@ -16,7 +16,17 @@ const infrastructure = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.kafka/**', '.run/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.kafka/**',
+      '.run/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
@@ -29,10 +39,17 @@ export default tseslint.config(
         { considerDefaultExhaustiveForUnions: true },
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*'], message: 'Import libraries through their @ranking/* alias.' }] },
+        {
+          patterns: [
+            { group: ['../../*'], message: 'Import libraries through their @ranking/* alias.' },
+          ],
+        },
       ],
     },
   },
@@ -44,7 +61,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: infrastructure, message: 'The rating core is pure: no framework, IO or node: imports.' },
+            {
+              group: infrastructure,
+              message: 'The rating core is pure: no framework, IO or node: imports.',
+            },
             {
               group: ['@ranking/*', '!@ranking/contracts'],
               message: 'The rating core imports nothing of ours but the contract.',

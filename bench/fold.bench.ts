@@ -8,7 +8,14 @@ const total = Number(process.argv[2] ?? 1_000_000);
 const igame = BUILT_IN_LADDERS.find((l) => l.id === 'igame-gomoku')!;
 
 const games: GameFinished[] = [];
-for (const line of generateEvents({ seed: 7, events: total * 2, ladders: [igame], badShare: 0, correctionShare: 0, days: 60 })) {
+for (const line of generateEvents({
+  seed: 7,
+  events: total * 2,
+  ladders: [igame],
+  badShare: 0,
+  correctionShare: 0,
+  days: 60,
+})) {
   const parsed = parseEvent(line);
   if (parsed.ok && parsed.event.type === 'game.finished') games.push(parsed.event);
   if (games.length === total) break;

@@ -17,15 +17,22 @@ const databaseUrlFor = (name: string): string => {
   url.pathname = `/${name}`;
   return url.toString();
 };
-const HINT = 'run `npm run infra:up` (or `bash .ci/run`) to start the services the integration tests need';
+const HINT =
+  'run `npm run infra:up` (or `bash .ci/run`) to start the services the integration tests need';
 
 async function checkKafka(): Promise<void> {
-  const admin = new Kafka({ brokers: TEST_ENV.kafkaBrokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  const admin = new Kafka({
+    brokers: TEST_ENV.kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 2 },
+  }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();
   } catch (error) {
-    throw new Error(`Kafka at ${TEST_ENV.kafkaBrokers} does not answer (${(error as Error).message}); ${HINT}`);
+    throw new Error(
+      `Kafka at ${TEST_ENV.kafkaBrokers} does not answer (${(error as Error).message}); ${HINT}`,
+    );
   } finally {
     await admin.disconnect();
   }
@@ -37,7 +44,9 @@ async function checkRedis(): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis at ${TEST_ENV.redisUrl} does not answer (${(error as Error).message}); ${HINT}`);
+    throw new Error(
+      `Redis at ${TEST_ENV.redisUrl} does not answer (${(error as Error).message}); ${HINT}`,
+    );
   } finally {
     redis.disconnect();
   }
@@ -49,7 +58,9 @@ async function recreateTemplate(): Promise<void> {
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DATABASE}" WITH (FORCE)`);
   } catch (error) {
-    throw new Error(`PostgreSQL at ${TEST_ENV.databaseUrl} is not usable (${(error as Error).message}); ${HINT}`);
+    throw new Error(
+      `PostgreSQL at ${TEST_ENV.databaseUrl} is not usable (${(error as Error).message}); ${HINT}`,
+    );
   } finally {
     await admin.end();
   }

@@ -16,11 +16,15 @@ describe('Kafka (real broker)', () => {
     try {
       await consumer.subscribe({ topic, fromBeginning: true });
       await consumer.run({
-        eachMessage: async ({ message }) => {
+        eachMessage: ({ message }) => {
           received.push({ key: message.key?.toString(), value: message.value?.toString() });
+          return Promise.resolve();
         },
       });
-      await producer.send({ topic, messages: [{ key: 'igame-gomoku', value: '{"hello":"kafka"}' }] });
+      await producer.send({
+        topic,
+        messages: [{ key: 'igame-gomoku', value: '{"hello":"kafka"}' }],
+      });
       await waitFor(() => received.length > 0, { what: 'the message to come back' });
       expect(received).toEqual([{ key: 'igame-gomoku', value: '{"hello":"kafka"}' }]);
     } finally {

@@ -24,19 +24,22 @@ describe('PostgreSQL (real database, migrated schema)', () => {
 
   it('given an event row, when it is read back, then the JSON payload round-trips', async () => {
     const payload = { id: 'e-1', type: 'game.finished', ladder: 'qq-gomoku', moves: 41 };
-    await db.query('INSERT INTO event_store (ladder, seq, event_id, type, payload) VALUES ($1, 1, $2, $3, $4)', [
-      'qq-gomoku',
-      'e-1',
-      'game.finished',
-      payload,
-    ]);
-    const rows: { payload: unknown }[] = await db.query('SELECT payload FROM event_store WHERE event_id = $1', ['e-1']);
+    await db.query(
+      'INSERT INTO event_store (ladder, seq, event_id, type, payload) VALUES ($1, 1, $2, $3, $4)',
+      ['qq-gomoku', 'e-1', 'game.finished', payload],
+    );
+    const rows: { payload: unknown }[] = await db.query(
+      'SELECT payload FROM event_store WHERE event_id = $1',
+      ['e-1'],
+    );
     expect(rows).toEqual([{ payload }]);
   });
 
   it('refuses a second event with the same id', async () => {
     await expect(
-      db.query("INSERT INTO event_store (ladder, seq, event_id, type, payload) VALUES ('qq-gomoku', 2, 'e-1', 'x', '{}')"),
+      db.query(
+        "INSERT INTO event_store (ladder, seq, event_id, type, payload) VALUES ('qq-gomoku', 2, 'e-1', 'x', '{}')",
+      ),
     ).rejects.toThrow(/event_store_event_id_key/);
   });
 });

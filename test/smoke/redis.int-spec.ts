@@ -12,7 +12,14 @@ describe('Redis (real server)', () => {
 
   it('given scores in a sorted set, when read back by rank, then order and scores round-trip', async () => {
     await redis.zadd(key, 1824, 'alice', 1976, 'bob', 1600, 'carol');
-    expect(await redis.zrevrange(key, 0, -1, 'WITHSCORES')).toEqual(['bob', '1976', 'alice', '1824', 'carol', '1600']);
+    expect(await redis.zrevrange(key, 0, -1, 'WITHSCORES')).toEqual([
+      'bob',
+      '1976',
+      'alice',
+      '1824',
+      'carol',
+      '1600',
+    ]);
     expect(await redis.zrevrank(key, 'alice')).toBe(1);
   });
 });

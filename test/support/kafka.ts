@@ -5,7 +5,8 @@ import { TEST_ENV } from './environment.js';
 /** A topic and consumer group no other test uses. */
 export const uniqueName = (prefix: string): string => `${prefix}-${randomBytes(5).toString('hex')}`;
 
-export const testKafka = (clientId = uniqueName('test')) => kafkaClient(TEST_ENV.kafkaBrokers, clientId);
+export const testKafka = (clientId = uniqueName('test')) =>
+  kafkaClient(TEST_ENV.kafkaBrokers, clientId);
 
 export async function createTopic(topic: string, numPartitions = 1): Promise<void> {
   const admin = testKafka().admin();

@@ -7,7 +7,8 @@ export interface Progress {
 }
 
 export function progressBar(total: number, unit: string): Progress {
-  if (!process.stderr.isTTY || total <= 0) return { update: () => undefined, stop: () => undefined };
+  if (!process.stderr.isTTY || total <= 0)
+    return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,

@@ -13,17 +13,33 @@ describe('environment', () => {
   });
 
   it('reads and converts given values', () => {
-    const env = loadEnvironment({ KAFKA_BROKERS: 'k1:9092,k2:9093', HTTP_PORT: '8080', LOG_LEVEL: 'debug' });
-    expect(env).toMatchObject({ KAFKA_BROKERS: 'k1:9092,k2:9093', HTTP_PORT: 8080, LOG_LEVEL: 'debug' });
+    const env = loadEnvironment({
+      KAFKA_BROKERS: 'k1:9092,k2:9093',
+      HTTP_PORT: '8080',
+      LOG_LEVEL: 'debug',
+    });
+    expect(env).toMatchObject({
+      KAFKA_BROKERS: 'k1:9092,k2:9093',
+      HTTP_PORT: 8080,
+      LOG_LEVEL: 'debug',
+    });
   });
 
   it.each([
-    ['KAFKA_BROKERS', 'localhost', 'KAFKA_BROKERS="localhost": must be a comma-separated list of host:port'],
+    [
+      'KAFKA_BROKERS',
+      'localhost',
+      'KAFKA_BROKERS="localhost": must be a comma-separated list of host:port',
+    ],
     ['DATABASE_URL', 'mysql://x/y', 'DATABASE_URL="mysql://x/y": must be a postgres:// URL'],
     ['REDIS_URL', 'http://x', 'REDIS_URL="http://x": must be a redis:// URL'],
     ['HTTP_PORT', '70000', 'HTTP_PORT="70000": must be a port number (1-65535)'],
     ['HTTP_PORT', 'abc', 'HTTP_PORT="abc": must be a port number (1-65535)'],
-    ['LOG_LEVEL', 'loud', 'LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace'],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace',
+    ],
   ])('stops on a bad %s with one line naming it', (name, value, message) => {
     expect(() => loadEnvironment({ [name]: value })).toThrow(new ConfigError(message));
   });

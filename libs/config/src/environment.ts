@@ -1,6 +1,15 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
 const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
 const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
@@ -8,7 +17,8 @@ const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
 const PORT = 'must be a port number (1-65535)';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
-const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const trimmed = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim() : value;
 const integer = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
@@ -47,7 +57,9 @@ export class ConfigError extends Error {
 }
 
 /** Validates the environment once; throws a ConfigError naming the first bad variable. */
-export function loadEnvironment(env: Record<string, string | undefined> = process.env): Environment {
+export function loadEnvironment(
+  env: Record<string, string | undefined> = process.env,
+): Environment {
   const known = Object.keys(new Environment());
   const given: Record<string, string> = {};
   for (const key of [...known, 'RANKING_LADDERS_FILE']) {
@@ -58,7 +70,9 @@ export function loadEnvironment(env: Record<string, string | undefined> = proces
   const [error] = validateSync(config, { stopAtFirstError: true });
   if (error) {
     const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
-    throw new ConfigError(`${error.property}=${JSON.stringify(given[error.property] ?? '')}: ${message}`);
+    throw new ConfigError(
+      `${error.property}=${JSON.stringify(given[error.property] ?? '')}: ${message}`,
+    );
   }
   return config;
 }

@@ -19,8 +19,22 @@ const gameFinished = {
     captureTarget: 3,
   },
   players: [
-    { id: 'alice', result: 'win', side: 'black', first: true, ip: '203.0.113.7', disconnected: false },
-    { id: 'bob', result: 'loss', side: 'white', first: false, ip: '198.51.100.2', disconnected: true },
+    {
+      id: 'alice',
+      result: 'win',
+      side: 'black',
+      first: true,
+      ip: '203.0.113.7',
+      disconnected: false,
+    },
+    {
+      id: 'bob',
+      result: 'loss',
+      side: 'white',
+      first: false,
+      ip: '198.51.100.2',
+      disconnected: true,
+    },
   ],
 };
 const gameCorrected = {
@@ -84,11 +98,23 @@ describe('event validator', () => {
     ['a wrong type', { ...gameFinished, moves: '41' }, '/moves'],
     ['an unknown type', { ...gameFinished, type: 'game.started' }, '/type'],
     ['a bad ladder id', { ...gameFinished, ladder: 'Bad Ladder' }, '/ladder'],
-    ['a date without offset', { ...gameFinished, finishedAt: '2026-11-29T13:05:00' }, '/finishedAt'],
+    [
+      'a date without offset',
+      { ...gameFinished, finishedAt: '2026-11-29T13:05:00' },
+      '/finishedAt',
+    ],
     ['one player', { ...gameFinished, players: [gameFinished.players[0]] }, '/players'],
-    ['a bad player result', { ...gameFinished, players: [{ id: 'a', result: 'won' }, { id: 'b' }] }, '/players/0/result'],
+    [
+      'a bad player result',
+      { ...gameFinished, players: [{ id: 'a', result: 'won' }, { id: 'b' }] },
+      '/players/0/result',
+    ],
     ['a positive penalty', { ...penalized, points: 10 }, '/points'],
-    ['a correction with neither void nor players', { ...gameCorrected, players: undefined, void: false }, 'players'],
+    [
+      'a correction with neither void nor players',
+      { ...gameCorrected, players: undefined, void: false },
+      'players',
+    ],
     ['a period key of the wrong shape', { ...periodClosed, key: '2026-11' }, '/key'],
     ['a period key that is no real week', { ...periodClosed, key: '2025-W53' }, '/key'],
     ['a day that does not exist', { ...periodClosed, period: 'daily', key: '2026-02-30' }, '/key'],

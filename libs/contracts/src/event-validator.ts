@@ -8,8 +8,7 @@ import { type Rejection, reject } from './rejection-codes.js';
 
 /** Parsing either yields an event shaped by the schema, or a rejection and the id when we could read one. */
 export type ParseOutcome =
-  | { ok: true; event: LadderEvent }
-  | { ok: false; rejection: Rejection; id: string | null };
+  { ok: true; event: LadderEvent } | { ok: false; rejection: Rejection; id: string | null };
 
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 // ajv-formats is CommonJS: its plugin is the module's `default` export.
@@ -61,7 +60,10 @@ export function validateEvent(value: unknown): ParseOutcome {
   if (value.type === 'period.closed' && !isValidPeriodKey(value.period, value.key)) {
     return {
       ok: false,
-      rejection: reject('invalid-event', `/key "${value.key}" is not a real ${value.period} period`),
+      rejection: reject(
+        'invalid-event',
+        `/key "${value.key}" is not a real ${value.period} period`,
+      ),
       id: value.id,
     };
   }

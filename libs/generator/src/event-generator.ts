@@ -79,12 +79,21 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
   const span = (options.days ?? 45) * 86_400_000;
   const badShare = options.badShare ?? 0.02;
   const correctionShare = options.correctionShare ?? 0.01;
-  const perLadder = options.playersPerLadder ?? Math.max(20, Math.min(20_000, Math.floor(total / 40)));
+  const perLadder =
+    options.playersPerLadder ?? Math.max(20, Math.min(20_000, Math.floor(total / 40)));
   const streams: LadderStream[] = ladders.map((ladder) => {
     const cumulative: number[] = [];
     let sum = 0;
     for (let i = 0; i < perLadder; i++) cumulative.push((sum += 1 / (i + 1) ** 0.8));
-    return { ladder, cumulative, players: perLadder, recent: [], calendar: new PeriodCalendar(ladder.timezone), clock: null, games: 0 };
+    return {
+      ladder,
+      cumulative,
+      players: perLadder,
+      recent: [],
+      calendar: new PeriodCalendar(ladder.timezone),
+      clock: null,
+      games: 0,
+    };
   });
   const trafficCumulative: number[] = [];
   let traffic = 0;
@@ -159,14 +168,23 @@ function pickPlayers(rnd: SeededRandom, stream: LadderStream, count: number): nu
   return chosen;
 }
 
-const playerId = (stream: LadderStream, i: number) => `${stream.ladder.id.split('-')[1] ?? 'p'}${i}`;
+const playerId = (stream: LadderStream, i: number) =>
+  `${stream.ladder.id.split('-')[1] ?? 'p'}${i}`;
 
-function twoResults(rnd: SeededRandom, drawShare: number): ['win' | 'loss' | 'draw', 'win' | 'loss' | 'draw'] {
+function twoResults(
+  rnd: SeededRandom,
+  drawShare: number,
+): ['win' | 'loss' | 'draw', 'win' | 'loss' | 'draw'] {
   if (rnd.chance(drawShare)) return ['draw', 'draw'];
   return rnd.chance(0.5) ? ['win', 'loss'] : ['loss', 'win'];
 }
 
-function gameEvent(rnd: SeededRandom, stream: LadderStream, id: string, finishedAt: string): GameFinished {
+function gameEvent(
+  rnd: SeededRandom,
+  stream: LadderStream,
+  id: string,
+  finishedAt: string,
+): GameFinished {
   const ruleSet = stream.ladder.ruleSet;
   stream.games++;
   const gameId = `${stream.ladder.id}-g${stream.games}`;
@@ -181,10 +199,29 @@ function gameEvent(rnd: SeededRandom, stream: LadderStream, id: string, finished
       const sameIp = ruleSet === 'igame-elo' && rnd.chance(0.01);
       const ip = (i: number) => `10.${(i >> 8) & 255}.${i & 255}.${sameIp ? 1 : 2 + (i % 200)}`;
       const players: PlayerReport[] = [
-        { id: playerId(stream, a), result: ra, side: 'black', first: true, ip: sameIp ? '10.9.9.9' : ip(a), disconnected: rnd.chance(0.03) },
-        { id: playerId(stream, b), result: rb, side: 'white', first: false, ip: sameIp ? '10.9.9.9' : ip(b), disconnected: rnd.chance(0.03) },
+        {
+          id: playerId(stream, a),
+          result: ra,
+          side: 'black',
+          first: true,
+          ip: sameIp ? '10.9.9.9' : ip(a),
+          disconnected: rnd.chance(0.03),
+        },
+        {
+          id: playerId(stream, b),
+          result: rb,
+          side: 'white',
+          first: false,
+          ip: sameIp ? '10.9.9.9' : ip(b),
+          disconnected: rnd.chance(0.03),
+        },
       ];
-      event = { ...base, moves: rnd.int(9, 120), reason: ra === 'draw' ? 'agreed' : 'five', players };
+      event = {
+        ...base,
+        moves: rnd.int(9, 120),
+        reason: ra === 'draw' ? 'agreed' : 'five',
+        players,
+      };
       break;
     }
     case 'qq-elo': {
@@ -217,7 +254,10 @@ function gameEvent(rnd: SeededRandom, stream: LadderStream, id: string, finished
   return event;
 }
 
-function xinboGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished, 'moves' | 'context' | 'players'> {
+function xinboGame(
+  rnd: SeededRandom,
+  stream: LadderStream,
+): Pick<GameFinished, 'moves' | 'context' | 'players'> {
   const [a, b] = pickPlayers(rnd, stream, 2) as [number, number];
   const [ra, rb] = twoResults(rnd, 0.06);
   if (rnd.chance(0.5)) {
@@ -249,7 +289,10 @@ function xinboGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished, 
   };
 }
 
-function squaresGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished, 'moves' | 'players'> {
+function squaresGame(
+  rnd: SeededRandom,
+  stream: LadderStream,
+): Pick<GameFinished, 'moves' | 'players'> {
   const teams = rnd.chance(0.3);
   const ids = pickPlayers(rnd, stream, teams ? 4 : 2).map((i) => playerId(stream, i));
   const draw = rnd.chance(0.05);
@@ -257,7 +300,11 @@ function squaresGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished
   const sideOf = (i: number) => (teams ? i % 2 : i);
   const players = ids.map((id, i): PlayerReport => {
     const winner = sideOf(i) === 0;
-    const remaining = draw ? best : winner ? best + (teams && i > 0 ? rnd.int(0, 10) : 0) : best + 20 + rnd.int(0, 40);
+    const remaining = draw
+      ? best
+      : winner
+        ? best + (teams && i > 0 ? rnd.int(0, 10) : 0)
+        : best + 20 + rnd.int(0, 40);
     return {
       id,
       result: draw ? 'draw' : winner ? 'win' : 'loss',
@@ -269,14 +316,28 @@ function squaresGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished
   return { moves: rnd.int(20, 84), players };
 }
 
-function cardGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished, 'moves' | 'players'> {
+function cardGame(
+  rnd: SeededRandom,
+  stream: LadderStream,
+): Pick<GameFinished, 'moves' | 'players'> {
   const four = rnd.chance(0.7);
   const ids = pickPlayers(rnd, stream, four ? 4 : 3).map((i) => playerId(stream, i));
   const orders: (number | null)[] = four
     ? rnd.chance(0.3)
-      ? rnd.chance(0.5) ? [1, null, 2, null] : [null, 1, null, 2]
-      : rnd.pick([[1, 2, 3, null], [2, 1, null, 3], [1, 2, null, 3], [3, 1, 2, null]])
-    : rnd.pick([[1, 2, null], [2, null, 1], [null, 1, 2]]);
+      ? rnd.chance(0.5)
+        ? [1, null, 2, null]
+        : [null, 1, null, 2]
+      : rnd.pick([
+          [1, 2, 3, null],
+          [2, 1, null, 3],
+          [1, 2, null, 3],
+          [3, 1, 2, null],
+        ])
+    : rnd.pick([
+        [1, 2, null],
+        [2, null, 1],
+        [null, 1, 2],
+      ]);
   const players = ids.map((id, seat): PlayerReport => ({
     id,
     seat,
@@ -287,11 +348,23 @@ function cardGame(rnd: SeededRandom, stream: LadderStream): Pick<GameFinished, '
   return { moves: rnd.int(20, 60), players };
 }
 
-function correction(rnd: SeededRandom, stream: LadderStream, id: string, correctedAt: string): LadderEvent {
+function correction(
+  rnd: SeededRandom,
+  stream: LadderStream,
+  id: string,
+  correctedAt: string,
+): LadderEvent {
   const game = rnd.pick(stream.recent);
-  const base = { id, type: 'game.corrected' as const, ladder: stream.ladder.id, gameId: game.gameId, correctedAt };
+  const base = {
+    id,
+    type: 'game.corrected' as const,
+    ladder: stream.ladder.id,
+    gameId: game.gameId,
+    correctedAt,
+  };
   const twoPlayer = !['squares', 'card-points'].includes(game.ruleSet);
-  if (!twoPlayer || rnd.chance(0.3)) return { ...base, void: true, note: 'adjudicated: game annulled' };
+  if (!twoPlayer || rnd.chance(0.3))
+    return { ...base, void: true, note: 'adjudicated: game annulled' };
   const flip = { win: 'loss', loss: 'win', draw: 'draw' } as const;
   return {
     ...base,
@@ -300,29 +373,95 @@ function correction(rnd: SeededRandom, stream: LadderStream, id: string, correct
   };
 }
 
-function badLine(rnd: SeededRandom, stream: LadderStream, id: string, finishedAt: string, lastGood: string): string {
+function badLine(
+  rnd: SeededRandom,
+  stream: LadderStream,
+  id: string,
+  finishedAt: string,
+  lastGood: string,
+): string {
   const kind = rnd.pick(BAD_KINDS);
   const ladder = stream.ladder.id;
   const game = (players: PlayerReport[], extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ id, type: 'game.finished', ladder, gameId: `bad-${id}`, finishedAt, moves: 40, players, ...extra });
+    JSON.stringify({
+      id,
+      type: 'game.finished',
+      ladder,
+      gameId: `bad-${id}`,
+      finishedAt,
+      moves: 40,
+      players,
+      ...extra,
+    });
   switch (kind) {
     case 'invalid-json':
-      return game([{ id: 'x', result: 'win' }, { id: 'y', result: 'loss' }]).slice(0, 30);
+      return game([
+        { id: 'x', result: 'win' },
+        { id: 'y', result: 'loss' },
+      ]).slice(0, 30);
     case 'invalid-event':
-      return JSON.stringify({ id, type: 'game.finished', ladder, finishedAt, moves: -3, players: [] });
-    case 'unknown-ladder':
-      return game([{ id: 'x', result: 'win' }, { id: 'y', result: 'loss' }], { ladder: 'no-such-ladder' });
-    case 'wrong-player-count':
-      return game([{ id: 'x', result: 'win' }, { id: 'y', result: 'loss' }, { id: 'z', result: 'loss' }], {
-        ladder: stream.ladder.ruleSet === 'card-points' || stream.ladder.ruleSet === 'squares' ? 'qq-gomoku' : ladder,
+      return JSON.stringify({
+        id,
+        type: 'game.finished',
+        ladder,
+        finishedAt,
+        moves: -3,
+        players: [],
       });
+    case 'unknown-ladder':
+      return game(
+        [
+          { id: 'x', result: 'win' },
+          { id: 'y', result: 'loss' },
+        ],
+        { ladder: 'no-such-ladder' },
+      );
+    case 'wrong-player-count':
+      return game(
+        [
+          { id: 'x', result: 'win' },
+          { id: 'y', result: 'loss' },
+          { id: 'z', result: 'loss' },
+        ],
+        {
+          ladder:
+            stream.ladder.ruleSet === 'card-points' || stream.ladder.ruleSet === 'squares'
+              ? 'qq-gomoku'
+              : ladder,
+        },
+      );
     case 'duplicate-player':
-      return game([{ id: 'x', result: 'win' }, { id: 'x', result: 'loss' }], { ladder: 'qq-gomoku' });
+      return game(
+        [
+          { id: 'x', result: 'win' },
+          { id: 'x', result: 'loss' },
+        ],
+        { ladder: 'qq-gomoku' },
+      );
     case 'inconsistent-result':
-      return game([{ id: 'x', result: 'win', first: true }, { id: 'y', result: 'win' }], { ladder: 'qq-xiangqi' });
+      return game(
+        [
+          { id: 'x', result: 'win', first: true },
+          { id: 'y', result: 'win' },
+        ],
+        { ladder: 'qq-xiangqi' },
+      );
     case 'unknown-game':
-      return JSON.stringify({ id, type: 'game.corrected', ladder, gameId: `never-played-${id}`, correctedAt: finishedAt, void: true });
+      return JSON.stringify({
+        id,
+        type: 'game.corrected',
+        ladder,
+        gameId: `never-played-${id}`,
+        correctedAt: finishedAt,
+        void: true,
+      });
     case 'repeated-id':
-      return lastGood || game([{ id: 'x', result: 'win' }, { id: 'y', result: 'win' }]);
+      return (
+        lastGood ||
+        game([
+          { id: 'x', result: 'win' },
+          { id: 'y', result: 'win' },
+        ])
+      );
   }
 }

@@ -9,7 +9,10 @@ export const TOPIC_LAYOUT: readonly ITopicConfig[] = [
 ];
 
 /** Creates whichever of the topics is missing and waits for their leaders; returns the ones it created. */
-export async function ensureTopics(admin: Admin, layout: readonly ITopicConfig[] = TOPIC_LAYOUT): Promise<string[]> {
+export async function ensureTopics(
+  admin: Admin,
+  layout: readonly ITopicConfig[] = TOPIC_LAYOUT,
+): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = layout.filter((t) => !existing.has(t.topic));
   if (missing.length === 0) return [];

@@ -3,7 +3,8 @@ import pg from 'pg';
 /** The database a postgres:// URL names. */
 export function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
-  if (!/^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/.test(name)) throw new Error(`DATABASE_URL names no usable database ("${name}")`);
+  if (!/^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/.test(name))
+    throw new Error(`DATABASE_URL names no usable database ("${name}")`);
   return name;
 }
 

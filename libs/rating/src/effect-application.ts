@@ -5,7 +5,6 @@ import { addTo } from './period-counts.js';
 import type { PlayerState } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
 
-
 /** Where a game falls in time, for the counters that are kept per period. */
 export interface GameTime {
   readonly finishedAt: number;
@@ -28,7 +27,8 @@ export function applyEffect(
   const captures = sign * effect.captures;
   const ratedGames = player.ratedGames + rated;
   let firstRatedAt = player.firstRatedAt;
-  if (rated > 0 && (firstRatedAt === null || time.finishedAt < firstRatedAt)) firstRatedAt = time.finishedAt;
+  if (rated > 0 && (firstRatedAt === null || time.finishedAt < firstRatedAt))
+    firstRatedAt = time.finishedAt;
   // A correction that takes back a player's last rated game leaves no rated game to count
   // for the quotas ("at least one rated game before the close").
   if (rated < 0 && ratedGames === 0) firstRatedAt = null;
@@ -55,6 +55,8 @@ export function applyEffect(
     level: player.level,
     territory: player.territory,
     captures: tallies ? player.captures + captures : player.captures,
-    dayCaptures: tallies ? addTo(player.dayCaptures, time.calendar.dayKey(time.finishedAt), captures) : player.dayCaptures,
+    dayCaptures: tallies
+      ? addTo(player.dayCaptures, time.calendar.dayKey(time.finishedAt), captures)
+      : player.dayCaptures,
   };
 }

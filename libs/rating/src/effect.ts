@@ -2,14 +2,26 @@ import type { GameResult } from '@ranking/contracts';
 
 /** Why a player's rating moved (or did not): what the rating history shows. */
 export type Why =
-  | { kind: 'elo'; k: number; expected: number; score: number; rescale?: { boundary: number; factor: number } }
+  | {
+      kind: 'elo';
+      k: number;
+      expected: number;
+      score: number;
+      rescale?: { boundary: number; factor: number };
+    }
   | { kind: 'qq-points'; gap: number; bracket: 'near' | 'far' }
   | { kind: 'gate'; gate: string }
   | { kind: 'record-only' }
   | { kind: 'wrong-kind'; stage: 'capture' | 'territory' }
   | { kind: 'bracket'; levels: string; result: GameResult }
   | { kind: 'captures'; reported: number; credited: number; valid: number }
-  | { kind: 'squares'; remaining: number; winnerCleared: boolean; perfect: boolean; teamShare?: number }
+  | {
+      kind: 'squares';
+      remaining: number;
+      winnerCleared: boolean;
+      perfect: boolean;
+      teamShare?: number;
+    }
   | { kind: 'card-points'; card: number; teamTotal?: number; place?: number; doubled: boolean }
   | { kind: 'penalty'; reason: string; points: number; floor: number | null }
   | { kind: 'level'; from: number; to: number; stage: 'capture' | 'territory' }
@@ -45,7 +57,13 @@ export const NO_EFFECT: PlayerEffect = {
  * Builds an effect. Every effect is made here with its fields in one order, so the engine sees
  * one object shape (the fold runs this twice per game; shapes that vary make it several times slower).
  */
-function effect(result: GameResult, rating: number, rated: number, captures: number, why: Why): PlayerEffect {
+function effect(
+  result: GameResult,
+  rating: number,
+  rated: number,
+  captures: number,
+  why: Why,
+): PlayerEffect {
   return {
     rating,
     games: 1,
@@ -64,4 +82,5 @@ export const rated = (result: GameResult, rating: number, why: Why, captures = 0
   effect(result, rating, 1, captures, why);
 
 /** Counts in W/L/D, moves no rating. */
-export const resultOnly = (result: GameResult, why: Why): PlayerEffect => effect(result, 0, 0, 0, why);
+export const resultOnly = (result: GameResult, why: Why): PlayerEffect =>
+  effect(result, 0, 0, 0, why);

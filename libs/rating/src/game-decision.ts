@@ -33,7 +33,8 @@ export type GameOutcome =
 
 const rejected = (rejection: Rejection): GameOutcome => ({ status: 'rejected', rejection });
 
-const zeroEffects = (players: readonly unknown[]): readonly PlayerEffect[] => players.map(() => NO_EFFECT);
+const zeroEffects = (players: readonly unknown[]): readonly PlayerEffect[] =>
+  players.map(() => NO_EFFECT);
 
 /** Checks shared by games and corrections: player count, then duplicate ids. */
 function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejection | null {
@@ -45,7 +46,8 @@ function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejectio
   }
   for (let i = 1; i < players.length; i++) {
     for (let j = 0; j < i; j++) {
-      if (players[i]!.id === players[j]!.id) return reject('duplicate-player', `player ${players[i]!.id} appears twice`);
+      if (players[i]!.id === players[j]!.id)
+        return reject('duplicate-player', `player ${players[i]!.id} appears twice`);
     }
   }
   return null;
@@ -86,7 +88,10 @@ export function decideGame(
   const snapshots = before.map((p) => snapshotOf(p, dayKey));
   const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
   const score = rules.score(input);
-  const record = (effects: readonly PlayerEffect[], voidOnArrival: VoidReason | null): GameRecord => ({
+  const record = (
+    effects: readonly PlayerEffect[],
+    voidOnArrival: VoidReason | null,
+  ): GameRecord => ({
     gameId: event.gameId,
     eventId: event.id,
     finishedAt: time.finishedAt,
@@ -101,7 +106,11 @@ export function decideGame(
     case 'rejected':
       return rejected(score.rejection);
     case 'void':
-      return { status: 'void', reason: score.reason, record: record(zeroEffects(event.players), score.reason) };
+      return {
+        status: 'void',
+        reason: score.reason,
+        record: record(zeroEffects(event.players), score.reason),
+      };
     case 'recorded':
       return { status: 'unchanged', record: record(zeroEffects(event.players), null) };
     case 'scored':
@@ -111,10 +120,15 @@ export function decideGame(
   const after = before.map((player, i) => {
     if (!rules.countsDisconnects) return applyEffect(player, score.effects[i]!, 1, rules, time);
     const step = countDisconnect(
-      { count: player.disconnects, streak: player.cleanStreak, penalties: player.disconnectPenalties },
+      {
+        count: player.disconnects,
+        streak: player.cleanStreak,
+        penalties: player.disconnectPenalties,
+      },
       event.players[i]!.disconnected === true,
     );
-    if (step.penaltyOrdinal !== null) disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
+    if (step.penaltyOrdinal !== null)
+      disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
     return applyEffect(player, score.effects[i]!, 1, rules, time, step.counter);
   });
   return {
@@ -127,8 +141,19 @@ export function decideGame(
 }
 
 /** Recomputes a recorded game with corrected players, from the state saved before it. */
-function rescore(ladder: LadderConfig, rules: RuleSet, record: GameRecord, players: readonly PlayerReport[]): GameScore {
-  return rules.score({ ladder, moves: record.moves, setting: record.setting, players, before: record.before });
+function rescore(
+  ladder: LadderConfig,
+  rules: RuleSet,
+  record: GameRecord,
+  players: readonly PlayerReport[],
+): GameScore {
+  return rules.score({
+    ladder,
+    moves: record.moves,
+    setting: record.setting,
+    players,
+    before: record.before,
+  });
 }
 
 /**
@@ -156,12 +181,18 @@ export function decideCorrection(
   if (corrected) {
     if (corrected.length !== record.players.length) {
       return rejected(
-        reject('wrong-player-count', `game ${event.gameId} has ${record.players.length} players, not ${corrected.length}`),
+        reject(
+          'wrong-player-count',
+          `game ${event.gameId} has ${record.players.length} players, not ${corrected.length}`,
+        ),
       );
     }
     const byId = new Map(corrected.map((p) => [p.id, p]));
     const stranger = corrected.find((p) => !record.players.some((q) => q.id === p.id));
-    if (stranger) return rejected(reject('inconsistent-result', `player ${stranger.id} is not in game ${event.gameId}`));
+    if (stranger)
+      return rejected(
+        reject('inconsistent-result', `player ${stranger.id} is not in game ${event.gameId}`),
+      );
     players = record.players.map((p) => ({ ...p, ...byId.get(p.id) }));
     const missing = rules.requiredFields(players, record.setting);
     if (missing) return rejected(reject('invalid-event', missing));
@@ -171,7 +202,13 @@ export function decideCorrection(
   }
   const gameTime = { ...time, finishedAt: record.finishedAt };
   const after = current.map((player, i) =>
-    applyEffect(applyEffect(player, record.effects[i]!, -1, rules, gameTime), effects[i]!, 1, rules, gameTime),
+    applyEffect(
+      applyEffect(player, record.effects[i]!, -1, rules, gameTime),
+      effects[i]!,
+      1,
+      rules,
+      gameTime,
+    ),
   );
   const why = { kind: 'correction' as const, gameId: event.gameId, void: voiding };
   return {

@@ -149,7 +149,11 @@ export class LadderFold {
       case 'applied':
         this.games.set(outcome.record.gameId, outcome.record);
         for (const p of outcome.players) this.players.set(p.id, p);
-        return { status: 'applied', changes: outcome.changes, disconnectPenalties: outcome.disconnectPenalties };
+        return {
+          status: 'applied',
+          changes: outcome.changes,
+          disconnectPenalties: outcome.disconnectPenalties,
+        };
     }
   }
 
@@ -159,8 +163,20 @@ export class LadderFold {
     const before = this.player(event.player);
     const rating = penalize(before.rating, event.points, policy.floor);
     this.players.set(before.id, updatePlayer(before, { rating }));
-    const why = { kind: 'penalty' as const, reason: event.reason, points: event.points, floor: policy.floor };
-    const change = { player: before.id, before: before.rating, after: rating, delta: rating - before.rating, result: null, why };
+    const why = {
+      kind: 'penalty' as const,
+      reason: event.reason,
+      points: event.points,
+      floor: policy.floor,
+    };
+    const change = {
+      player: before.id,
+      before: before.rating,
+      after: rating,
+      delta: rating - before.rating,
+      result: null,
+      why,
+    };
     return { status: 'applied', changes: [change], disconnectPenalties: [] };
   }
 
@@ -169,16 +185,23 @@ export class LadderFold {
     const id = `${window.period}:${window.key}`;
     if (this.closed.has(id)) return NOTHING;
     this.closed.add(id);
-    const act = this.rules.closePeriod;
-    if (!act || !this.rules.closes.includes(window.period)) return NOTHING;
+    const rules = this.rules;
+    if (!rules.closePeriod || !rules.closes.includes(window.period)) return NOTHING;
     const changes: PlayerChange[] = [];
     for (const player of this.players.values()) {
-      const result = act(window, player, this.ladder);
+      const result = rules.closePeriod(window, player, this.ladder);
       if (!result) continue;
       this.players.set(player.id, result.player);
       if (result.why) {
         const after = result.player.rating;
-        changes.push({ player: player.id, before: player.rating, after, delta: after - player.rating, result: null, why: result.why });
+        changes.push({
+          player: player.id,
+          before: player.rating,
+          after,
+          delta: after - player.rating,
+          result: null,
+          why: result.why,
+        });
       }
     }
     return { status: 'applied', changes, disconnectPenalties: [] };

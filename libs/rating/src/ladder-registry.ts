@@ -12,9 +12,12 @@ export function checkLadderConfig(value: unknown): LadderConfig {
     throw new Error(`ladder ${name}: ${field} ${why}`);
   };
   if (typeof c !== 'object' || c === null) throw new Error('a ladder must be an object');
-  if (typeof c.id !== 'string' || !LADDER_ID.test(c.id)) fail('id', 'must match ^[a-z0-9][a-z0-9-]{0,63}$');
-  if (!RULE_SET_NAMES.includes(c.ruleSet as RuleSetName)) fail('ruleSet', `must be one of ${RULE_SET_NAMES.join(', ')}`);
-  if (typeof c.startRating !== 'number' || !Number.isFinite(c.startRating)) fail('startRating', 'must be a number');
+  if (typeof c.id !== 'string' || !LADDER_ID.test(c.id))
+    fail('id', 'must match ^[a-z0-9][a-z0-9-]{0,63}$');
+  if (!RULE_SET_NAMES.includes(c.ruleSet as RuleSetName))
+    fail('ruleSet', `must be one of ${RULE_SET_NAMES.join(', ')}`);
+  if (typeof c.startRating !== 'number' || !Number.isFinite(c.startRating))
+    fail('startRating', 'must be a number');
   if (c.precision !== 1 && c.precision !== 0.5) fail('precision', 'must be 1 or 0.5');
   if (typeof c.timezone !== 'string' || !DateTime.now().setZone(c.timezone).isValid) {
     fail('timezone', 'must be an IANA time zone');

@@ -64,7 +64,13 @@ export class PeriodCalendar {
           ? start.plus({ weeks: 1 })
           : start.plus({ months: 1 });
     const closesAt = period === 'monthly' ? next.set({ hour: DAY_START_HOUR }) : next;
-    return { period, key, start: start.toMillis(), end: next.toMillis(), closesAt: closesAt.toMillis() };
+    return {
+      period,
+      key,
+      start: start.toMillis(),
+      end: next.toMillis(),
+      closesAt: closesAt.toMillis(),
+    };
   }
 
   /** An instant as ISO-8601 with this zone's offset. */

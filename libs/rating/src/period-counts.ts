@@ -10,7 +10,7 @@ export interface PeriodCount {
 
 export type PeriodCounts = readonly PeriodCount[];
 
-export const NO_COUNTS: PeriodCounts = Object.freeze([]) as PeriodCounts;
+export const NO_COUNTS: PeriodCounts = Object.freeze([]);
 
 export function countIn(counts: PeriodCounts, key: string): number {
   for (const c of counts) if (c.key === key) return c.count;

@@ -59,7 +59,10 @@ export function newPlayer(id: string, ladder: LadderConfig): PlayerState {
  * A player with some fields changed. Every PlayerState is built with its fields in one order
  * (here or in `newPlayer`), so the engine sees one object shape: the fold runs hot on these.
  */
-export function updatePlayer(p: PlayerState, change: Partial<Omit<PlayerState, 'id'>>): PlayerState {
+export function updatePlayer(
+  p: PlayerState,
+  change: Partial<Omit<PlayerState, 'id'>>,
+): PlayerState {
   const c = { ...p, ...change };
   return {
     id: p.id,

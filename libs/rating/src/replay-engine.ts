@@ -8,7 +8,12 @@ import {
 } from '@ranking/contracts';
 import { disconnectPenaltyId, DISCONNECT_PENALTY } from './disconnect-policy.js';
 import type { LadderConfig } from './ladder-config.js';
-import { eventInstant, LadderFold, type LadderOutcome, type LadderSnapshot } from './ladder-fold.js';
+import {
+  eventInstant,
+  LadderFold,
+  type LadderOutcome,
+  type LadderSnapshot,
+} from './ladder-fold.js';
 import { CLOSE_ORDER, type PeriodWindow } from './period-clock.js';
 import { byCodeUnit, isDefaultState, standingOf } from './standings.js';
 
@@ -26,7 +31,12 @@ export interface ListedEvent {
 export type IngestResult =
   | { readonly kind: 'skipped' }
   | { readonly kind: 'duplicate'; readonly id: string }
-  | { readonly kind: 'rejected'; readonly id: string | null; readonly reason: RejectionCode; readonly detail: string }
+  | {
+      readonly kind: 'rejected';
+      readonly id: string | null;
+      readonly reason: RejectionCode;
+      readonly detail: string;
+    }
   | { readonly kind: 'accepted'; readonly event: LadderEvent; readonly outcome: LadderOutcome };
 
 export interface ReplaySnapshot {
@@ -69,7 +79,10 @@ export class ReplayEngine {
     };
   }
 
-  static restore(ladders: ReadonlyMap<string, LadderConfig>, snapshot: ReplaySnapshot): ReplayEngine {
+  static restore(
+    ladders: ReadonlyMap<string, LadderConfig>,
+    snapshot: ReplaySnapshot,
+  ): ReplayEngine {
     const engine = new ReplayEngine(ladders, { simulate: snapshot.simulate });
     for (const id of snapshot.seen) engine.seen.add(id);
     for (const s of snapshot.ladders) {
@@ -77,7 +90,8 @@ export class ReplayEngine {
       if (!ladder) throw new Error(`snapshot has ladder ${s.ladder}, which is not configured`);
       engine.folds.set(s.ladder, LadderFold.restore(ladder, s));
     }
-    for (const c of snapshot.clocks) engine.clocks.set(c.ladder, new Map(c.windows.map((w) => [w.period, w])));
+    for (const c of snapshot.clocks)
+      engine.clocks.set(c.ladder, new Map(c.windows.map((w) => [w.period, w])));
     engine.rejected.push(...snapshot.rejected);
     engine.voided.push(...snapshot.voided);
     return engine;
@@ -87,7 +101,8 @@ export class ReplayEngine {
   ingestLine(line: string): IngestResult {
     if (line.trim() === '') return { kind: 'skipped' };
     const parsed = parseEvent(line);
-    if (!parsed.ok) return this.rejectWith(parsed.id, parsed.rejection.code, parsed.rejection.detail);
+    if (!parsed.ok)
+      return this.rejectWith(parsed.id, parsed.rejection.code, parsed.rejection.detail);
     return this.ingest(parsed.event);
   }
 
@@ -145,7 +160,9 @@ export class ReplayEngine {
   /** The contract's output, as chunks of JSON text (one player a line), byte-for-byte repeatable. */
   *render(): Generator<string> {
     yield '{"ladders":{';
-    const ids = [...this.folds.keys()].filter((id) => this.folds.get(id)!.accepted > 0).sort(byCodeUnit);
+    const ids = [...this.folds.keys()]
+      .filter((id) => this.folds.get(id)!.accepted > 0)
+      .sort(byCodeUnit);
     for (const [n, id] of ids.entries()) {
       const fold = this.folds.get(id)!;
       yield `${n === 0 ? '' : ','}\n${JSON.stringify(id)}:{"players":{`;
@@ -178,7 +195,10 @@ export class ReplayEngine {
 
   private startClock(fold: LadderFold, at: number): void {
     const periods = CLOSE_ORDER.filter((p) => p === 'daily' || fold.rules.closes.includes(p));
-    this.clocks.set(fold.ladder.id, new Map(periods.map((p) => [p, fold.calendar.windowAt(p, at)])));
+    this.clocks.set(
+      fold.ladder.id,
+      new Map(periods.map((p) => [p, fold.calendar.windowAt(p, at)])),
+    );
   }
 
   private closesDue(fold: LadderFold, at: number): boolean {
@@ -214,7 +234,12 @@ export class ReplayEngine {
     };
   }
 
-  private disconnectPenalty(ladder: string, player: string, ordinal: number, at: string): PlayerPenalized {
+  private disconnectPenalty(
+    ladder: string,
+    player: string,
+    ordinal: number,
+    at: string,
+  ): PlayerPenalized {
     return {
       id: disconnectPenaltyId(ladder, player, ordinal),
       type: 'player.penalized',

@@ -1,4 +1,10 @@
-import type { GameContext, PeriodName, PlayerReport, Rejection, VoidReason } from '@ranking/contracts';
+import type {
+  GameContext,
+  PeriodName,
+  PlayerReport,
+  Rejection,
+  VoidReason,
+} from '@ranking/contracts';
 import type { PlayerEffect, Why } from './effect.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { PeriodWindow } from './period-clock.js';

@@ -16,7 +16,11 @@ export const isDefaultState = (player: PlayerState, ladder: LadderConfig): boole
   player.captures === 0 &&
   player.level === XINBO_START_LEVEL;
 
-export function standingOf(player: PlayerState, ladder: LadderConfig, rules: RuleSet): PlayerStanding {
+export function standingOf(
+  player: PlayerState,
+  ladder: LadderConfig,
+  rules: RuleSet,
+): PlayerStanding {
   return {
     ...(rules.keepsRating ? { rating: player.rating } : {}),
     games: player.games,

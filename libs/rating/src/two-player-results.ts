@@ -7,11 +7,16 @@ export function twoPlayerResults(
   const a = players[0]?.result;
   const b = players[1]?.result;
   const consistent =
-    (a === 'win' && b === 'loss') || (a === 'loss' && b === 'win') || (a === 'draw' && b === 'draw');
+    (a === 'win' && b === 'loss') ||
+    (a === 'loss' && b === 'win') ||
+    (a === 'draw' && b === 'draw');
   if (!consistent || a === undefined || b === undefined) {
     return {
       ok: false,
-      rejection: reject('inconsistent-result', `results ${String(a)} and ${String(b)} do not fit one game`),
+      rejection: reject(
+        'inconsistent-result',
+        `results ${String(a)} and ${String(b)} do not fit one game`,
+      ),
     };
   }
   return { ok: true, results: [a, b] };

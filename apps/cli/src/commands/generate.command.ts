@@ -25,7 +25,10 @@ function* lines(flags: GenerateFlags): Generator<string> {
 }
 
 /** `ranking generate`: a deterministic, realistic event stream for every built-in ladder. */
-@Command({ name: 'generate', description: 'write a realistic, deterministic NDJSON stream of ladder events' })
+@Command({
+  name: 'generate',
+  description: 'write a realistic, deterministic NDJSON stream of ladder events',
+})
 export class GenerateCommand extends CommandRunner {
   async run(_args: string[], flags: GenerateFlags): Promise<void> {
     if (flags.seed === undefined || flags.events === undefined || !flags.out) {
@@ -35,7 +38,11 @@ export class GenerateCommand extends CommandRunner {
     process.stderr.write(`generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}\n`);
   }
 
-  @Option({ flags: '--seed <n>', description: 'seed: the same seed gives the same file', required: true })
+  @Option({
+    flags: '--seed <n>',
+    description: 'seed: the same seed gives the same file',
+    required: true,
+  })
   parseSeed(value: string): number {
     return wholeNumber('--seed', value, 0);
   }
@@ -55,13 +62,20 @@ export class GenerateCommand extends CommandRunner {
     return wholeNumber('--days', value, 1);
   }
 
-  @Option({ flags: '--start <iso>', description: 'first instant (default 2026-11-01T00:00:00+08:00)' })
+  @Option({
+    flags: '--start <iso>',
+    description: 'first instant (default 2026-11-01T00:00:00+08:00)',
+  })
   parseStart(value: string): string {
-    if (Number.isNaN(Date.parse(value))) throw new Error(`--start ${value}: must be an RFC 3339 instant`);
+    if (Number.isNaN(Date.parse(value)))
+      throw new Error(`--start ${value}: must be an RFC 3339 instant`);
     return value;
   }
 
-  @Option({ flags: '--closes', description: 'include period.closed events, as the maintenance service would publish' })
+  @Option({
+    flags: '--closes',
+    description: 'include period.closed events, as the maintenance service would publish',
+  })
   parseCloses(): boolean {
     return true;
   }
@@ -69,6 +83,7 @@ export class GenerateCommand extends CommandRunner {
 
 function wholeNumber(flag: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} ${value}: must be a whole number >= ${min}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${flag} ${value}: must be a whole number >= ${min}`);
   return n;
 }

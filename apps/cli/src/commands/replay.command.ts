@@ -15,11 +15,13 @@ interface ReplayFlags {
 /** `ranking replay`: folds an NDJSON file of events offline, exactly as CONTRACT.md says. */
 @Command({
   name: 'replay',
-  description: 'fold a file of events offline (no Kafka, PostgreSQL or Redis) into ladder standings',
+  description:
+    'fold a file of events offline (no Kafka, PostgreSQL or Redis) into ladder standings',
 })
 export class ReplayCommand extends CommandRunner {
   async run(_args: string[], flags: ReplayFlags): Promise<void> {
-    if (!flags.events || !flags.out) throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
+    if (!flags.events || !flags.out)
+      throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
     const ladders = loadLadders(loadEnvironment());
     const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true });
     const bar = progressBar(await fileSize(flags.events), 'bytes');
@@ -39,22 +41,36 @@ export class ReplayCommand extends CommandRunner {
     );
   }
 
-  @Option({ flags: '--events <file>', description: 'NDJSON file of events, one per line', required: true })
+  @Option({
+    flags: '--events <file>',
+    description: 'NDJSON file of events, one per line',
+    required: true,
+  })
   parseEvents(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--out <file>', description: 'where to write the standings JSON', required: true })
+  @Option({
+    flags: '--out <file>',
+    description: 'where to write the standings JSON',
+    required: true,
+  })
   parseOut(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--simulate', description: 'also play the maintenance service (period closes, disconnect penalties)' })
+  @Option({
+    flags: '--simulate',
+    description: 'also play the maintenance service (period closes, disconnect penalties)',
+  })
   parseSimulate(): boolean {
     return true;
   }
 
-  @Option({ flags: '--until <iso>', description: 'with --simulate: close periods up to this instant at the end' })
+  @Option({
+    flags: '--until <iso>',
+    description: 'with --simulate: close periods up to this instant at the end',
+  })
   parseUntil(value: string): number {
     const ms = Date.parse(value);
     if (!/[zZ]|[+-]\d{2}:\d{2}$/.test(value) || Number.isNaN(ms)) {

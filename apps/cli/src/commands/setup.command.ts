@@ -8,7 +8,10 @@ interface SetupFlags {
 }
 
 /** `ranking setup`: creates the database if missing, runs migrations, creates the Kafka topics. */
-@Command({ name: 'setup', description: 'create the database if missing, run migrations and create the Kafka topics' })
+@Command({
+  name: 'setup',
+  description: 'create the database if missing, run migrations and create the Kafka topics',
+})
 export class SetupCommand extends CommandRunner {
   async run(_args: string[], flags: SetupFlags): Promise<void> {
     const env = loadEnvironment();
@@ -17,7 +20,9 @@ export class SetupCommand extends CommandRunner {
     await db.initialize();
     try {
       const ran = await migrate(db);
-      log(`database ${created ? 'created' : 'present'}; migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`);
+      log(
+        `database ${created ? 'created' : 'present'}; migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`,
+      );
     } finally {
       await db.destroy();
     }

@@ -26,7 +26,11 @@ const orders = (players: readonly PlayerReport[]): string =>
 /** Derived results must match any result the event states. */
 function check(players: readonly PlayerReport[], derived: readonly GameResult[]): GameScore | null {
   const index = players.findIndex((p, i) => p.result !== undefined && p.result !== derived[i]);
-  return index < 0 ? null : inconsistent(`/players/${index}/result is ${players[index]!.result}, the hand gives ${derived[index]}`);
+  return index < 0
+    ? null
+    : inconsistent(
+        `/players/${index}/result is ${players[index]!.result}, the hand gives ${derived[index]}`,
+      );
 }
 
 function fourPlayers(players: readonly PlayerReport[]): GameScore {
@@ -35,7 +39,8 @@ function fourPlayers(players: readonly PlayerReport[]): GameScore {
   const second = players.find((p) => p.finishOrder === 2)!;
   const sweep = outOrders === '1,2' && teamOf(first) === teamOf(second);
   const finished = sweep || (outOrders === '1,2,3' && teamOf(first) !== teamOf(second));
-  if (!finished) return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
+  if (!finished)
+    return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
   const card = players.map((p) => {
     let total = p.tablePoints! - handLoss(p);
     if (p.finishOrder === 1) total += FIRST_OUT_BONUS;
@@ -66,7 +71,8 @@ function fourPlayers(players: readonly PlayerReport[]): GameScore {
 
 function threePlayers(players: readonly PlayerReport[]): GameScore {
   const outOrders = orders(players);
-  if (outOrders !== '1,2') return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
+  if (outOrders !== '1,2')
+    return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
   const card = players.map((p) => {
     if (p.finishOrder === 1) return p.tablePoints! + FIRST_OUT_BONUS;
     if (!out(p)) return p.tablePoints! + LAST_OUT_PENALTY - p.handPoints!;
@@ -80,7 +86,9 @@ function threePlayers(players: readonly PlayerReport[]): GameScore {
   const place = new Array<number>(players.length);
   ranking.forEach((index, rank) => (place[index] = rank + 1));
   const doubled = ranking.slice(1).every((i) => players[i]!.tablePoints === 0);
-  const results = players.map((_, i): GameResult => (place[i] === 1 ? 'win' : place[i] === 3 ? 'loss' : 'draw'));
+  const results = players.map((_, i): GameResult =>
+    place[i] === 1 ? 'win' : place[i] === 3 ? 'loss' : 'draw',
+  );
   const mismatch = check(players, results);
   if (mismatch) return mismatch;
   const effects = players.map((_, i): PlayerEffect =>

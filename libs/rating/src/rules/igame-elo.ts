@@ -15,12 +15,16 @@ export const MONTHLY_PENALTY = -200;
 export const igameK = (rating: number): number => (rating < 2100 ? 32 : rating < 2400 ? 24 : 16);
 
 /** Expected score against an opponent. */
-export const igameExpected = (self: number, opp: number): number => 1 / (10 ** ((opp - self) / 400) + 1);
+export const igameExpected = (self: number, opp: number): number =>
+  1 / (10 ** ((opp - self) / 400) + 1);
 
 const FACTORS = { up2100: 0.75, down2100: 1.33, up2400: 0.66, down2400: 1.5 } as const;
 
 /** The boundary a move from `from` to `to` crosses, with its rescale factor; null when none. */
-export function tierCrossing(from: number, to: number): { boundary: number; factor: number } | null {
+export function tierCrossing(
+  from: number,
+  to: number,
+): { boundary: number; factor: number } | null {
   if (from < 2100 && to >= 2100) return { boundary: 2100, factor: FACTORS.up2100 };
   if (from >= 2400 && to < 2400) return { boundary: 2400, factor: FACTORS.down2400 };
   if (from >= 2100 && from < 2400 && to < 2100) return { boundary: 2100, factor: FACTORS.down2100 };
@@ -74,7 +78,10 @@ export const igameElo: RuleSet = {
     const active = player.firstRatedAt !== null && player.firstRatedAt < window.end;
     const short = weekly ? played < WEEKLY_QUOTA : played === 0;
     if ((!active || !short) && forgotten === counts) return null;
-    const next = updatePlayer(player, weekly ? { weekGames: forgotten } : { monthGames: forgotten });
+    const next = updatePlayer(
+      player,
+      weekly ? { weekGames: forgotten } : { monthGames: forgotten },
+    );
     if (!active || !short) return { player: next, why: null };
     const points = weekly ? WEEKLY_PENALTY : MONTHLY_PENALTY;
     const rating = penalize(player.rating, points, IGAME_FLOOR);

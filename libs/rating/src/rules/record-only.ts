@@ -15,7 +15,10 @@ export const recordOnly: RuleSet = {
   score({ players }) {
     const results = twoPlayerResults(players);
     if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
-    return { kind: 'scored', effects: results.results.map((r) => resultOnly(r, { kind: 'record-only' })) };
+    return {
+      kind: 'scored',
+      effects: results.results.map((r) => resultOnly(r, { kind: 'record-only' })),
+    };
   },
   outputFields: () => ({}),
 };

@@ -47,7 +47,8 @@ export const squares: RuleSet = {
     const resultByTeam = new Map<string, GameResult>();
     for (const [i, p] of players.entries()) {
       const seen = resultByTeam.get(teamOf(p, i));
-      if (seen !== undefined && seen !== p.result) return inconsistent('teammates must share a result');
+      if (seen !== undefined && seen !== p.result)
+        return inconsistent('teammates must share a result');
       resultByTeam.set(teamOf(p, i), p.result!);
     }
     const results = [...resultByTeam.values()].sort().join(',');
@@ -68,7 +69,11 @@ export const squares: RuleSet = {
       const remaining = p.remaining!;
       const perfect = p.perfect === true;
       const base =
-        p.result === 'win' ? share : p.result === 'loss' ? -(cleared ? remaining : Math.ceil(remaining / 2)) : 0;
+        p.result === 'win'
+          ? share
+          : p.result === 'loss'
+            ? -(cleared ? remaining : Math.ceil(remaining / 2))
+            : 0;
       const why = {
         kind: 'squares' as const,
         remaining,

@@ -28,7 +28,12 @@ export function bracketOf(level: number): { levels: string; win: number; loss: n
   return { levels: '1', win: 12, loss: -12 };
 }
 
-function captureEffect(input: GameInput, i: number, result: GameResult, before: PlayerSnapshot): PlayerEffect {
+function captureEffect(
+  input: GameInput,
+  i: number,
+  result: GameResult,
+  before: PlayerSnapshot,
+): PlayerEffect {
   const target = input.setting.captureTarget ?? 3;
   const reported = input.players[i]!.captures ?? 0;
   const credited = result === 'draw' ? (input.moves >= DRAW_MOVES[target] ? target : 0) : reported;
@@ -77,9 +82,14 @@ function score(input: GameInput): GameScore {
   const effects = results.results.map((result, i) => {
     const before = input.before[i]!;
     if (before.territory === capture) {
-      return resultOnly(result, { kind: 'wrong-kind', stage: before.territory ? 'territory' : 'capture' });
+      return resultOnly(result, {
+        kind: 'wrong-kind',
+        stage: before.territory ? 'territory' : 'capture',
+      });
     }
-    return capture ? captureEffect(input, i, result, before) : territoryEffect(result, before, gate);
+    return capture
+      ? captureEffect(input, i, result, before)
+      : territoryEffect(result, before, gate);
   });
   return { kind: 'scored', effects };
 }
@@ -96,13 +106,17 @@ export const xinboPoints: RuleSet = {
     const missing = missingResult(players);
     if (missing) return missing;
     if (setting.kind === 'capture') {
-      if (setting.captureTarget === null) return '/context/captureTarget is required in capture games';
+      if (setting.captureTarget === null)
+        return '/context/captureTarget is required in capture games';
       const index = players.findIndex((p) => p.captures === undefined);
       if (index >= 0) return `/players/${index}/captures is required in capture games`;
       return null;
     }
     if (setting.handicap >= 1 && setting.handicap <= 2) {
-      const sides = players.map((p) => p.side).sort().join(',');
+      const sides = players
+        .map((p) => p.side)
+        .sort()
+        .join(',');
       if (sides !== 'black,white') return 'a handicap game needs one black and one white player';
     }
     return null;
@@ -114,7 +128,10 @@ export const xinboPoints: RuleSet = {
     const dayCaptures = forgetBefore(player.dayCaptures, window.key);
     let { level, territory, rating } = player;
     if (!territory) {
-      level = Math.max(TERRITORY_LEVEL, WEAKEST_LEVEL - Math.floor(player.captures / CAPTURES_PER_LEVEL));
+      level = Math.max(
+        TERRITORY_LEVEL,
+        WEAKEST_LEVEL - Math.floor(player.captures / CAPTURES_PER_LEVEL),
+      );
       territory = level === TERRITORY_LEVEL;
       rating = territory ? TERRITORY_START_SCORE : (WEAKEST_LEVEL - level) * POINTS_PER_LEVEL;
     } else {
@@ -127,7 +144,14 @@ export const xinboPoints: RuleSet = {
     const moved = rating !== player.rating || level !== player.level;
     return {
       player: updatePlayer(player, { level, territory, rating, dayCaptures }),
-      why: moved ? { kind: 'level', from: player.level, to: level, stage: territory ? 'territory' : 'capture' } : null,
+      why: moved
+        ? {
+            kind: 'level',
+            from: player.level,
+            to: level,
+            stage: territory ? 'territory' : 'capture',
+          }
+        : null,
     };
   },
   outputFields: (player) => ({ level: player.level, captures: player.captures }),
