@@ -118,6 +118,11 @@ describe('event validator', () => {
     ['a period key of the wrong shape', { ...periodClosed, key: '2026-11' }, '/key'],
     ['a period key that is no real week', { ...periodClosed, key: '2025-W53' }, '/key'],
     ['a day that does not exist', { ...periodClosed, period: 'daily', key: '2026-02-30' }, '/key'],
+    [
+      'a leap second (valid RFC 3339, but no instant)',
+      { ...gameFinished, finishedAt: '2026-12-31T23:59:60Z' },
+      '/finishedAt',
+    ],
     ['an array', [gameFinished], 'event'],
     ['a string', 'hello', 'event'],
   ])('rejects %s as invalid-event, naming the field', (_name, value, field) => {

@@ -48,6 +48,22 @@ function idOf(value: unknown): string | null {
   return null;
 }
 
+function instantFields(event: LadderEvent): { name: string; value: string }[] {
+  switch (event.type) {
+    case 'game.finished':
+      return [{ name: 'finishedAt', value: event.finishedAt }];
+    case 'game.corrected':
+      return [{ name: 'correctedAt', value: event.correctedAt }];
+    case 'period.closed':
+      return [
+        { name: 'start', value: event.start },
+        { name: 'end', value: event.end },
+      ];
+    case 'player.penalized':
+      return [{ name: 'at', value: event.at }];
+  }
+}
+
 /** Checks an already-parsed JSON value against the v1 schema and the contract's extra rules. */
 export function validateEvent(value: unknown): ParseOutcome {
   if (!validateSchema(value)) {
@@ -55,6 +71,20 @@ export function validateEvent(value: unknown): ParseOutcome {
       ok: false,
       rejection: reject('invalid-event', explain(validateSchema.errors ?? [])),
       id: idOf(value),
+    };
+  }
+  const unplaceable = instantFields(value).find(
+    (field) => !Number.isFinite(Date.parse(field.value)),
+  );
+  if (unplaceable) {
+    // RFC 3339 allows a leap second (23:59:60), which no clock here can place in time.
+    return {
+      ok: false,
+      rejection: reject(
+        'invalid-event',
+        `/${unplaceable.name} "${unplaceable.value}" is not a representable instant`,
+      ),
+      id: value.id,
     };
   }
   if (value.type === 'period.closed' && !isValidPeriodKey(value.period, value.key)) {

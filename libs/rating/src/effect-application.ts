@@ -1,5 +1,5 @@
 import type { DisconnectCounter } from './disconnect-policy.js';
-import type { PlayerEffect } from './effect.js';
+import type { EffectCounts } from './effect.js';
 import type { PeriodCalendar } from './period-clock.js';
 import { addTo } from './period-counts.js';
 import type { PlayerState } from './player-state.js';
@@ -17,7 +17,7 @@ export interface GameTime {
  */
 export function applyEffect(
   player: PlayerState,
-  effect: PlayerEffect,
+  effect: EffectCounts,
   sign: 1 | -1,
   rules: RuleSet,
   time: GameTime,

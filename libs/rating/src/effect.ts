@@ -27,8 +27,8 @@ export type Why =
   | { kind: 'level'; from: number; to: number; stage: 'capture' | 'territory' }
   | { kind: 'correction'; gameId: string; void: boolean };
 
-/** A game's effect on one player. Corrections apply (new effect − current effect). */
-export interface PlayerEffect {
+/** What a game adds to a player's counters. Corrections apply (new − current). */
+export interface EffectCounts {
   readonly rating: number;
   readonly games: number;
   readonly wins: number;
@@ -37,6 +37,10 @@ export interface PlayerEffect {
   readonly rated: number;
   /** Valid captures credited (xinbo capture stage). */
   readonly captures: number;
+}
+
+/** A game's effect on one player, with its result and why. */
+export interface PlayerEffect extends EffectCounts {
   readonly result: GameResult | null;
   readonly why: Why;
 }
@@ -84,3 +88,44 @@ export const rated = (result: GameResult, rating: number, why: Why, captures = 0
 /** Counts in W/L/D, moves no rating. */
 export const resultOnly = (result: GameResult, why: Why): PlayerEffect =>
   effect(result, 0, 0, 0, why);
+
+/**
+ * A game's effects packed as numbers, three per player (rating delta, captures, flags): the
+ * form a game record keeps for later corrections, about a quarter of the objects' size.
+ */
+export type PackedEffects = readonly number[];
+
+const GAME = 1;
+const WIN = 2;
+const LOSS = 4;
+const DRAW = 8;
+const RATED = 16;
+
+export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
+  // Sized up front: an array grown by push keeps spare capacity for as long as the record lives.
+  const packed = new Array<number>(effects.length * 3);
+  effects.forEach((e, i) => {
+    packed[i * 3] = e.rating;
+    packed[i * 3 + 1] = e.captures;
+    packed[i * 3 + 2] =
+      (e.games ? GAME : 0) |
+      (e.wins ? WIN : 0) |
+      (e.losses ? LOSS : 0) |
+      (e.draws ? DRAW : 0) |
+      (e.rated ? RATED : 0);
+  });
+  return packed;
+}
+
+export function unpackEffect(packed: PackedEffects, index: number): EffectCounts {
+  const flags = packed[index * 3 + 2] ?? 0;
+  return {
+    rating: packed[index * 3] ?? 0,
+    games: flags & GAME ? 1 : 0,
+    wins: flags & WIN ? 1 : 0,
+    losses: flags & LOSS ? 1 : 0,
+    draws: flags & DRAW ? 1 : 0,
+    rated: flags & RATED ? 1 : 0,
+    captures: packed[index * 3 + 1] ?? 0,
+  };
+}

@@ -7,12 +7,12 @@ import {
   reject,
 } from '@ranking/contracts';
 import { countDisconnect } from './disconnect-policy.js';
-import { NO_EFFECT, type PlayerEffect } from './effect.js';
+import { NO_EFFECT, packEffects, type PlayerEffect, unpackEffect } from './effect.js';
 import { applyEffect, type GameTime } from './effect-application.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { PlayerChange } from './player-change.js';
-import { type PlayerState, snapshotOf } from './player-state.js';
+import { packSnapshots, type PlayerState, snapshotOf, unpackSnapshots } from './player-state.js';
 import { type GameScore, type RuleSet, settingOf } from './rule-set.js';
 
 /** What a game (or a correction of one) does to the ladder. */
@@ -93,13 +93,12 @@ export function decideGame(
     voidOnArrival: VoidReason | null,
   ): GameRecord => ({
     gameId: event.gameId,
-    eventId: event.id,
     finishedAt: time.finishedAt,
     moves: event.moves,
     setting,
-    players: event.players,
-    before: snapshots,
-    effects,
+    players: trimReports(event.players, rules),
+    before: packSnapshots(snapshots),
+    effects: packEffects(effects),
     voidOnArrival,
   });
   switch (score.kind) {
@@ -140,6 +139,17 @@ export function decideGame(
   };
 }
 
+/** Keeps only the report fields the rule set reads: a game record lives as long as the ladder. */
+function trimReports(players: readonly PlayerReport[], rules: RuleSet): PlayerReport[] {
+  return players.map((p) => {
+    const kept: { -readonly [K in keyof PlayerReport]?: PlayerReport[K] } = { id: p.id };
+    for (const field of rules.reportFields) {
+      if (p[field] !== undefined) (kept as Record<string, unknown>)[field] = p[field];
+    }
+    return kept as PlayerReport;
+  });
+}
+
 /** Recomputes a recorded game with corrected players, from the state saved before it. */
 function rescore(
   ladder: LadderConfig,
@@ -152,7 +162,7 @@ function rescore(
     moves: record.moves,
     setting: record.setting,
     players,
-    before: record.before,
+    before: unpackSnapshots(record.before),
   });
 }
 
@@ -193,7 +203,10 @@ export function decideCorrection(
       return rejected(
         reject('inconsistent-result', `player ${stranger.id} is not in game ${event.gameId}`),
       );
-    players = record.players.map((p) => ({ ...p, ...byId.get(p.id) }));
+    players = trimReports(
+      record.players.map((p) => ({ ...p, ...byId.get(p.id) })),
+      rules,
+    );
     const missing = rules.requiredFields(players, record.setting);
     if (missing) return rejected(reject('invalid-event', missing));
     const score = rescore(ladder, rules, record, players);
@@ -203,7 +216,7 @@ export function decideCorrection(
   const gameTime = { ...time, finishedAt: record.finishedAt };
   const after = current.map((player, i) =>
     applyEffect(
-      applyEffect(player, record.effects[i]!, -1, rules, gameTime),
+      applyEffect(player, unpackEffect(record.effects, i), -1, rules, gameTime),
       effects[i]!,
       1,
       rules,
@@ -222,7 +235,7 @@ export function decideCorrection(
       result: effects[i]!.result,
       why,
     })),
-    record: { ...record, players, effects },
+    record: { ...record, players, effects: packEffects(effects) },
     disconnectPenalties: [],
   };
 }

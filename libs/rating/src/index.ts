@@ -13,6 +13,7 @@ export * from './disconnect-policy.js';
 export * from './penalty.js';
 export * from './effect-application.js';
 export * from './game-record.js';
+export * from './game-record-codec.js';
 export * from './game-decision.js';
 export * from './ladder-fold.js';
 export * from './standings.js';

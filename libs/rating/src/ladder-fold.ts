@@ -9,6 +9,7 @@ import {
 } from '@ranking/contracts';
 import { decideCorrection, decideGame, type GameOutcome } from './game-decision.js';
 import type { GameRecord } from './game-record.js';
+import { decodeRecord, encodeRecord } from './game-record-codec.js';
 import type { LadderConfig } from './ladder-config.js';
 import { penalize } from './penalty.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
@@ -60,7 +61,11 @@ export class LadderFold {
   readonly rules: RuleSet;
   readonly calendar: PeriodCalendar;
   readonly players = new Map<string, PlayerState>();
-  private readonly games = new Map<string, GameRecord>();
+  /**
+   * Game records for corrections, kept encoded (see game-record-codec.ts): a record lives as
+   * long as the ladder, and one short string costs a fraction of the objects it stands for.
+   */
+  private readonly games = new Map<string, string>();
   private readonly closed = new Set<string>();
   /** Events this ladder accepted (applied or void). */
   accepted = 0;
@@ -75,7 +80,7 @@ export class LadderFold {
     return {
       ladder: this.ladder.id,
       players: [...this.players.values()],
-      games: [...this.games.values()],
+      games: [...this.games].map(([id, text]) => decodeRecord(id, text, this.rules)),
       closed: [...this.closed],
       accepted: this.accepted,
     };
@@ -84,7 +89,7 @@ export class LadderFold {
   static restore(ladder: LadderConfig, snapshot: LadderSnapshot): LadderFold {
     const fold = new LadderFold(ladder);
     for (const p of snapshot.players) fold.players.set(p.id, p);
-    for (const g of snapshot.games) fold.games.set(g.gameId, g);
+    for (const g of snapshot.games) fold.keep(g);
     for (const c of snapshot.closed) fold.closed.add(c);
     fold.accepted = snapshot.accepted;
     return fold;
@@ -130,7 +135,9 @@ export class LadderFold {
       const time = { finishedAt: Date.parse(event.finishedAt), calendar: this.calendar };
       return decideGame(this.ladder, this.rules, event, before, time);
     }
-    const record = this.games.get(event.gameId);
+    const stored = this.games.get(event.gameId);
+    const record =
+      stored === undefined ? undefined : decodeRecord(event.gameId, stored, this.rules);
     const current = record ? record.players.map((p) => this.player(p.id)) : [];
     const time = { finishedAt: record?.finishedAt ?? 0, calendar: this.calendar };
     return decideCorrection(this.ladder, this.rules, event, record, current, time);
@@ -141,13 +148,13 @@ export class LadderFold {
       case 'rejected':
         return outcome;
       case 'void':
-        this.games.set(outcome.record.gameId, outcome.record);
+        this.keep(outcome.record);
         return { status: 'void', reason: outcome.reason };
       case 'unchanged':
-        if (outcome.record) this.games.set(outcome.record.gameId, outcome.record);
+        if (outcome.record) this.keep(outcome.record);
         return NOTHING;
       case 'applied':
-        this.games.set(outcome.record.gameId, outcome.record);
+        this.keep(outcome.record);
         for (const p of outcome.players) this.players.set(p.id, p);
         return {
           status: 'applied',
@@ -155,6 +162,10 @@ export class LadderFold {
           disconnectPenalties: outcome.disconnectPenalties,
         };
     }
+  }
+
+  private keep(record: GameRecord): void {
+    this.games.set(record.gameId, encodeRecord(record, this.rules));
   }
 
   private penalize(event: PlayerPenalized): LadderOutcome {

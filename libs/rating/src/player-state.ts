@@ -105,3 +105,30 @@ export function snapshotOf(player: PlayerState, dayKey: string | null): PlayerSn
     dayTally: dayKey === null ? 0 : countIn(player.dayCaptures, dayKey),
   };
 }
+
+/** Snapshots packed as numbers, four per player, as a game record keeps them. */
+export type PackedSnapshots = readonly number[];
+
+export function packSnapshots(snapshots: readonly PlayerSnapshot[]): PackedSnapshots {
+  const packed = new Array<number>(snapshots.length * 4);
+  snapshots.forEach((s, i) => {
+    packed[i * 4] = s.rating;
+    packed[i * 4 + 1] = s.level;
+    packed[i * 4 + 2] = s.territory ? 1 : 0;
+    packed[i * 4 + 3] = s.dayTally;
+  });
+  return packed;
+}
+
+export function unpackSnapshots(packed: PackedSnapshots): PlayerSnapshot[] {
+  const snapshots: PlayerSnapshot[] = [];
+  for (let i = 0; i < packed.length; i += 4) {
+    snapshots.push({
+      rating: packed[i]!,
+      level: packed[i + 1]!,
+      territory: packed[i + 2] === 1,
+      dayTally: packed[i + 3]!,
+    });
+  }
+  return snapshots;
+}

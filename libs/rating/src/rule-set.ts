@@ -20,13 +20,24 @@ export interface GameSetting {
   readonly captureTarget: 3 | 5 | null;
 }
 
-export const settingOf = (context: GameContext | undefined): GameSetting => ({
-  kind: context?.kind ?? 'territory',
-  handicap: context?.handicap ?? 0,
-  teacher: context?.teacher ?? false,
-  tournament: context?.tournament ?? false,
-  captureTarget: context?.captureTarget ?? null,
+const DEFAULT_SETTING: GameSetting = Object.freeze({
+  kind: 'territory',
+  handicap: 0,
+  teacher: false,
+  tournament: false,
+  captureTarget: null,
 });
+
+export const settingOf = (context: GameContext | undefined): GameSetting =>
+  context === undefined
+    ? DEFAULT_SETTING
+    : {
+        kind: context.kind ?? 'territory',
+        handicap: context.handicap ?? 0,
+        teacher: context.teacher ?? false,
+        tournament: context.tournament ?? false,
+        captureTarget: context.captureTarget ?? null,
+      };
 
 /** What a rule set computes a game from: the reports, and each player's state before it. */
 export interface GameInput {
@@ -57,6 +68,8 @@ export interface PlayerClose {
  */
 export interface RuleSet {
   readonly name: RuleSetName;
+  /** The report fields `score` reads (besides `id`): what a game record keeps for corrections. */
+  readonly reportFields: readonly (keyof PlayerReport)[];
   /** Player counts an event may have. */
   readonly playerCounts: readonly number[];
   /** Periods whose close this rule set acts on (the daily close always exists for the leaderboard). */

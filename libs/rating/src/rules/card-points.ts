@@ -105,6 +105,7 @@ function threePlayers(players: readonly PlayerReport[]): GameScore {
 /** QQ 五十K (seed 001): results are derived from the hand, not taken from the event. */
 export const cardPoints: RuleSet = {
   name: 'card-points',
+  reportFields: ['result', 'seat', 'tablePoints', 'finishOrder', 'handPoints'],
   playerCounts: [3, 4],
   closes: [],
   penalties: { floor: null },

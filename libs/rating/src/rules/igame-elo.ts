@@ -44,6 +44,7 @@ export function igameRating(self: number, opp: number, score: number) {
 
 export const igameElo: RuleSet = {
   name: 'igame-elo',
+  reportFields: ['result', 'ip'],
   playerCounts: [2],
   closes: ['weekly', 'monthly'],
   penalties: { floor: IGAME_FLOOR },

@@ -38,6 +38,7 @@ export const FIRST_MOVE_OFFSET = 100;
 
 export const qqElo: RuleSet = {
   name: 'qq-elo',
+  reportFields: ['result', 'first'],
   playerCounts: [2],
   closes: [],
   penalties: { floor: null },

@@ -24,6 +24,7 @@ export function qqPointsDelta(self: number, opp: number, result: 'win' | 'loss' 
 
 export const qqPoints: RuleSet = {
   name: 'qq-points',
+  reportFields: ['result'],
   playerCounts: [2],
   closes: [],
   penalties: { floor: null },

@@ -5,6 +5,7 @@ import { missingResult, twoPlayerResults } from '../two-player-results.js';
 /** A casual room: W/L/D only, never ranked, penalties ignored. */
 export const recordOnly: RuleSet = {
   name: 'record-only',
+  reportFields: ['result'],
   playerCounts: [2],
   closes: [],
   penalties: null,

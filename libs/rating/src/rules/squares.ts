@@ -24,6 +24,7 @@ function teamsOf(players: readonly PlayerReport[]): string | null {
 /** QQ 方格 (seed 001): fewest remaining squares wins; the loser pays by what is left. */
 export const squares: RuleSet = {
   name: 'squares',
+  reportFields: ['result', 'remaining', 'perfect', 'team'],
   playerCounts: [2, 4],
   closes: [],
   penalties: { floor: null },

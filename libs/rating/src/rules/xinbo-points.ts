@@ -96,6 +96,7 @@ function score(input: GameInput): GameScore {
 
 export const xinboPoints: RuleSet = {
   name: 'xinbo-points',
+  reportFields: ['result', 'side', 'captures'],
   playerCounts: [2],
   closes: ['daily'],
   penalties: { floor: 0 },
