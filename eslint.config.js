@@ -90,6 +90,26 @@ export default tseslint.config(
       ],
     },
   },
+  // Adapters stand side by side: none imports another.
+  ...['kafka', 'redis', 'persistence'].map((adapter) => ({
+    files: [`libs/${adapter}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@ranking/kafka', '@ranking/redis', '@ranking/persistence'].filter(
+                (a) => a !== `@ranking/${adapter}`,
+              ),
+              message: 'Adapters do not import each other.',
+            },
+            { group: ['../../*'], message: 'Import libraries through their @ranking/* alias.' },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {

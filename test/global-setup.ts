@@ -29,6 +29,8 @@ async function checkKafka(): Promise<void> {
   try {
     await admin.connect();
     await admin.describeCluster();
+    // The first group lookup creates __consumer_offsets; do it here, so tests start warm.
+    await admin.describeGroups(['warm-up']);
   } catch (error) {
     throw new Error(
       `Kafka at ${TEST_ENV.kafkaBrokers} does not answer (${(error as Error).message}); ${HINT}`,
