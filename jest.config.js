@@ -1,5 +1,6 @@
 // Two tiers, told apart by file name: *.spec.ts (pure, fast) and *.int-spec.ts (real services).
 const moduleNameMapper = {
+  '^@ranking/testing$': '<rootDir>/test/support/index.ts',
   '^@ranking/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };

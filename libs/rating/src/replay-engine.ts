@@ -15,7 +15,7 @@ import {
   type LadderSnapshot,
 } from './ladder-fold.js';
 import { CLOSE_ORDER, type PeriodWindow } from './period-clock.js';
-import { byCodeUnit, isDefaultState, standingOf } from './standings.js';
+import { renderStandings } from './standings.js';
 
 export interface ReplayOptions {
   /** Play the maintenance service: close periods as time passes, penalize disconnects. */
@@ -158,23 +158,9 @@ export class ReplayEngine {
   }
 
   /** The contract's output, as chunks of JSON text (one player a line), byte-for-byte repeatable. */
-  *render(): Generator<string> {
-    yield '{"ladders":{';
-    const ids = [...this.folds.keys()]
-      .filter((id) => this.folds.get(id)!.accepted > 0)
-      .sort(byCodeUnit);
-    for (const [n, id] of ids.entries()) {
-      const fold = this.folds.get(id)!;
-      yield `${n === 0 ? '' : ','}\n${JSON.stringify(id)}:{"players":{`;
-      const players = [...fold.players.values()]
-        .filter((p) => !isDefaultState(p, fold.ladder))
-        .sort((a, b) => byCodeUnit(a.id, b.id));
-      for (const [i, p] of players.entries()) {
-        yield `${i === 0 ? '' : ','}\n${JSON.stringify(p.id)}:${JSON.stringify(standingOf(p, fold.ladder, fold.rules))}`;
-      }
-      yield '}}';
-    }
-    yield `},\n"rejected":${JSON.stringify(this.rejected)},\n"void":${JSON.stringify(this.voided)}}\n`;
+  render(): Generator<string> {
+    const folds = [...this.folds.values()].filter((f) => f.accepted > 0);
+    return renderStandings(folds, this.rejected, this.voided);
   }
 
   private rejectWith(id: string | null, reason: RejectionCode, detail: string): IngestResult {

@@ -1,4 +1,5 @@
 import type { LadderConfig } from './ladder-config.js';
+import type { LadderFold } from './ladder-fold.js';
 import { type PlayerState, XINBO_START_LEVEL } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
 
@@ -34,3 +35,27 @@ export function standingOf(
 
 /** Code-unit order, the same in every locale, so the output is byte-for-byte repeatable. */
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The contract's output for some ladders, as chunks of JSON text (one player a line): ladders
+ * and players in code-unit order, players still in the default state left out.
+ */
+export function* renderStandings(
+  folds: readonly Pick<LadderFold, 'ladder' | 'rules' | 'players'>[],
+  rejected: readonly { readonly id: string | null; readonly reason: string }[],
+  voided: readonly { readonly id: string | null; readonly reason: string }[],
+): Generator<string> {
+  yield '{"ladders":{';
+  const sorted = [...folds].sort((a, b) => byCodeUnit(a.ladder.id, b.ladder.id));
+  for (const [n, fold] of sorted.entries()) {
+    yield `${n === 0 ? '' : ','}\n${JSON.stringify(fold.ladder.id)}:{"players":{`;
+    const players = [...fold.players.values()]
+      .filter((p) => !isDefaultState(p, fold.ladder))
+      .sort((a, b) => byCodeUnit(a.id, b.id));
+    for (const [i, p] of players.entries()) {
+      yield `${i === 0 ? '' : ','}\n${JSON.stringify(p.id)}:${JSON.stringify(standingOf(p, fold.ladder, fold.rules))}`;
+    }
+    yield '}}';
+  }
+  yield `},\n"rejected":${JSON.stringify(rejected)},\n"void":${JSON.stringify(voided)}}\n`;
+}

@@ -1,0 +1,301 @@
+import {
+  DEAD_LETTER_HEADERS,
+  type LadderEvent,
+  type PeriodClosed,
+  parseEvent,
+  TOPICS,
+} from '@ranking/contracts';
+import {
+  type LadderConfig,
+  LadderFold,
+  type LadderSnapshot,
+  type PlayerChange,
+  type PlayerState,
+  decodeRecord,
+  encodeRecord,
+  ReplayEngine,
+} from '@ranking/rating';
+import {
+  type HistoryRow,
+  type LadderCounters,
+  LadderRepository,
+  MessageLog,
+  type OutboxMessage,
+  type RawMessage,
+  type RejectedMessage,
+  type Sql,
+  type StoredEvent,
+} from '@ranking/persistence';
+
+/** Rating changes of one event: one message each, or a summary when a close moved many players. */
+export const RATING_CHANGES_SUMMARY_OVER = 100;
+/** Players read per page when a close touches the whole ladder. */
+export const CLOSE_PAGE = 5000;
+
+export interface BatchResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+  readonly rejected: number;
+}
+
+interface Pending {
+  events: StoredEvent[];
+  history: HistoryRow[];
+  voids: { ladder: string; seq: number; eventId: string; reason: string }[];
+  rejected: RejectedMessage[];
+  outbox: OutboxMessage[];
+}
+
+const text = (m: RawMessage): string => m.value?.toString('utf8') ?? '';
+
+/**
+ * Folds one batch of ladder-event messages into PostgreSQL through the rating core, inside the
+ * caller's transaction: reads the state the batch needs in a few queries, runs the same
+ * ReplayEngine the offline replay uses, and writes the results set-based. A period close,
+ * which touches every player of a ladder, is applied page by page between segments.
+ */
+export class BatchProcessor {
+  private readonly repo: LadderRepository;
+  private readonly log: MessageLog;
+
+  constructor(
+    sql: Sql,
+    private readonly ladders: ReadonlyMap<string, LadderConfig>,
+  ) {
+    this.repo = new LadderRepository(sql);
+    this.log = new MessageLog(sql);
+  }
+
+  async process(messages: readonly RawMessage[]): Promise<BatchResult> {
+    const parsed = messages.map((m) => ({ message: m, outcome: parseEvent(text(m)) }));
+    const ids = parsed.flatMap((p) => (p.outcome.ok ? [p.outcome.event.id] : []));
+    const known = await this.repo.knownEventIds(ids);
+    const ladderIds = parsed.flatMap((p) =>
+      p.outcome.ok && this.ladders.has(p.outcome.event.ladder) ? [p.outcome.event.ladder] : [],
+    );
+    const counters = await this.repo.lockLadders(ladderIds);
+    const pending: Pending = { events: [], history: [], voids: [], rejected: [], outbox: [] };
+    let accepted = 0;
+    let duplicates = 0;
+    let segment: RawMessage[] = [];
+    const flush = async () => {
+      if (segment.length === 0) return;
+      const result = await this.foldSegment(segment, known, counters, pending);
+      accepted += result.accepted;
+      duplicates += result.duplicates;
+      segment = [];
+    };
+    for (const { message, outcome } of parsed) {
+      const close = outcome.ok && outcome.event.type === 'period.closed' ? outcome.event : null;
+      if (close && this.ladders.has(close.ladder) && !known.has(close.id)) {
+        await flush();
+        await this.applyClose(close, counters, pending);
+        known.add(close.id);
+        accepted++;
+        continue;
+      }
+      segment.push(message);
+    }
+    await flush();
+    await this.repo.appendEvents(pending.events);
+    await this.repo.appendHistory(pending.history);
+    await this.repo.recordVoids(pending.voids);
+    await this.log.recordRejected(pending.rejected);
+    await this.log.enqueue(pending.outbox);
+    await this.repo.saveLadders(counters);
+    return { accepted, duplicates, rejected: pending.rejected.length };
+  }
+
+  /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they touch. */
+  private async foldSegment(
+    messages: readonly RawMessage[],
+    known: Set<string>,
+    counters: Map<string, LadderCounters>,
+    pending: Pending,
+  ): Promise<{ accepted: number; duplicates: number }> {
+    const events = messages.flatMap((m) => {
+      const o = parseEvent(text(m));
+      return o.ok ? [o.event] : [];
+    });
+    const snapshots = await this.loadSlices(events);
+    const engine = ReplayEngine.restore(this.ladders, {
+      simulate: false,
+      seen: [...known],
+      ladders: snapshots.map((s) => s.snapshot),
+      clocks: [],
+      rejected: [],
+      voided: [],
+    });
+    let accepted = 0;
+    let duplicates = 0;
+    for (const message of messages) {
+      const result = engine.ingestLine(text(message));
+      switch (result.kind) {
+        case 'skipped':
+          this.reject(message, null, 'invalid-json', 'empty message', pending);
+          break;
+        case 'duplicate':
+          duplicates++;
+          break;
+        case 'rejected':
+          this.reject(message, result.id, result.reason, result.detail, pending);
+          break;
+        case 'accepted': {
+          accepted++;
+          known.add(result.event.id);
+          const ladder = result.event.ladder;
+          const c = counters.get(ladder)!;
+          c.lastSeq += 1;
+          c.accepted += 1;
+          pending.events.push({ ladder, seq: c.lastSeq, event: result.event });
+          if (result.outcome.status === 'void') {
+            pending.voids.push({
+              ladder,
+              seq: c.lastSeq,
+              eventId: result.event.id,
+              reason: result.outcome.reason,
+            });
+          } else if (result.outcome.status === 'applied') {
+            this.recordChanges(result.event, c.lastSeq, result.outcome.changes, pending);
+          }
+          break;
+        }
+      }
+    }
+    for (const { fold, loaded } of snapshots.map((s) => ({
+      fold: engine.ladderFolds.get(s.snapshot.ladder)!,
+      loaded: s,
+    }))) {
+      const changed = [...fold.players.values()].filter((p) => loaded.players.get(p.id) !== p);
+      await this.repo.upsertPlayers(fold.ladder.id, changed);
+      const games = new Map<string, string>();
+      for (const record of fold.snapshot().games) {
+        const encoded = encodeRecord(record, fold.rules);
+        if (loaded.games.get(record.gameId) !== encoded) games.set(record.gameId, encoded);
+      }
+      await this.repo.upsertGames(fold.ladder.id, games);
+    }
+    return { accepted, duplicates };
+  }
+
+  /** The rows a segment's events read: their players, the games they correct, closed periods. */
+  private async loadSlices(events: readonly LadderEvent[]) {
+    const byLadder = new Map<string, LadderEvent[]>();
+    for (const e of events) {
+      if (!this.ladders.has(e.ladder)) continue;
+      byLadder.set(e.ladder, [...(byLadder.get(e.ladder) ?? []), e]);
+    }
+    const slices: {
+      snapshot: LadderSnapshot;
+      players: Map<string, PlayerState>;
+      games: Map<string, string>;
+    }[] = [];
+    for (const [ladderId, ladderEvents] of byLadder) {
+      const ladder = this.ladders.get(ladderId)!;
+      const fold = new LadderFold(ladder);
+      const gameIds = ladderEvents.flatMap((e) => (e.type === 'game.corrected' ? [e.gameId] : []));
+      const games = await this.repo.loadGames(ladderId, gameIds);
+      const records = [...games].map(([id, encoded]) => decodeRecord(id, encoded, fold.rules));
+      const playerIds = new Set<string>();
+      for (const e of ladderEvents) {
+        if (e.type === 'game.finished') for (const p of e.players) playerIds.add(p.id);
+        if (e.type === 'player.penalized') playerIds.add(e.player);
+      }
+      for (const r of records) for (const p of r.players) playerIds.add(p.id);
+      const players = await this.repo.loadPlayers(ladderId, [...playerIds]);
+      slices.push({
+        snapshot: { ladder: ladderId, players, games: records, closed: [], accepted: 0 },
+        players: new Map(players.map((p) => [p.id, p])),
+        games,
+      });
+    }
+    return slices;
+  }
+
+  /** A period close: every player of the ladder, page by page through the rule set's close. */
+  private async applyClose(
+    event: PeriodClosed,
+    counters: Map<string, LadderCounters>,
+    pending: Pending,
+  ): Promise<void> {
+    const ladder = this.ladders.get(event.ladder)!;
+    const c = counters.get(ladder.id)!;
+    c.lastSeq += 1;
+    c.accepted += 1;
+    const seq = c.lastSeq;
+    pending.events.push({ ladder: ladder.id, seq, event });
+    const closed = await this.repo.closedPeriods(ladder.id);
+    if (closed.has(`${event.period}:${event.key}`)) return;
+    const probe = new LadderFold(ladder);
+    const window = probe.calendar.window(event.period, event.key);
+    const acts = probe.rules.closePeriod !== undefined && probe.rules.closes.includes(event.period);
+    const changes: PlayerChange[] = [];
+    let after: string | null = null;
+    while (acts) {
+      const page = await this.repo.playersAfter(ladder.id, after, CLOSE_PAGE);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      const fold = LadderFold.restore(ladder, {
+        ladder: ladder.id,
+        players: page,
+        games: [],
+        closed: [],
+        accepted: 0,
+      });
+      const outcome = fold.close(window);
+      if (outcome.status === 'applied') changes.push(...outcome.changes);
+      await this.repo.upsertPlayers(
+        ladder.id,
+        page.map((p) => fold.players.get(p.id)!).filter((p, i) => p !== page[i]),
+      );
+    }
+    await this.repo.markClosed(ladder.id, event.period, event.key, seq);
+    if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
+    this.recordChanges(event, seq, changes, pending);
+  }
+
+  private recordChanges(
+    event: LadderEvent,
+    seq: number,
+    changes: readonly PlayerChange[],
+    pending: Pending,
+  ): void {
+    for (const change of changes)
+      pending.history.push({ ladder: event.ladder, seq, eventId: event.id, change });
+    const body =
+      changes.length > RATING_CHANGES_SUMMARY_OVER
+        ? {
+            eventId: event.id,
+            ladder: event.ladder,
+            seq,
+            type: event.type,
+            summary: true,
+            moved: changes.length,
+            ...(event.type === 'period.closed' ? { period: event.period, key: event.key } : {}),
+          }
+        : { eventId: event.id, ladder: event.ladder, seq, type: event.type, changes };
+    pending.outbox.push({
+      topic: TOPICS.ratingChanges,
+      key: event.ladder,
+      value: Buffer.from(JSON.stringify(body)),
+      headers: { 'x-event-id': event.id },
+    });
+  }
+
+  /** A rejected message is recorded with its reason and goes, unchanged, to the dead-letter topic. */
+  private reject(
+    message: RawMessage,
+    eventId: string | null,
+    reason: string,
+    detail: string,
+    pending: Pending,
+  ): void {
+    pending.rejected.push({ message, eventId, reason, detail });
+    pending.outbox.push({
+      topic: TOPICS.deadLetter,
+      key: message.key?.toString('utf8') ?? null,
+      value: message.value ?? Buffer.alloc(0),
+      headers: { [DEAD_LETTER_HEADERS.reason]: reason, [DEAD_LETTER_HEADERS.detail]: detail },
+    });
+  }
+}

@@ -1,0 +1,229 @@
+import type { LadderEvent } from '@ranking/contracts';
+import type { PlayerChange, PlayerState } from '@ranking/rating';
+import {
+  PLAYER_COLUMNS,
+  playerColumns,
+  playerFromRow,
+  type PlayerRow,
+  UPSERT_PLAYERS,
+} from './player-rows.js';
+import type { Sql } from './sql.js';
+
+/** An accepted event as the event store keeps it. */
+export interface StoredEvent {
+  readonly ladder: string;
+  readonly seq: number;
+  readonly event: LadderEvent;
+}
+
+export interface HistoryRow {
+  readonly ladder: string;
+  readonly seq: number;
+  readonly eventId: string;
+  readonly change: PlayerChange;
+}
+
+export interface LadderCounters {
+  lastSeq: number;
+  accepted: number;
+}
+
+/** Ladder state in PostgreSQL: every read is one query for a whole batch, every write one statement. */
+export class LadderRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Which of these event ids the event store already holds. */
+  async knownEventIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.sql.query<{ event_id: string }>(
+      'SELECT event_id FROM event_store WHERE event_id = ANY($1::text[])',
+      [ids],
+    );
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  /** Locks the ladders' counters for this transaction (creating missing rows) and returns them. */
+  async lockLadders(ladders: readonly string[]): Promise<Map<string, LadderCounters>> {
+    const sorted = [...new Set(ladders)].sort();
+    if (sorted.length === 0) return new Map();
+    await this.sql.query(
+      'INSERT INTO ladders (ladder) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING',
+      [sorted],
+    );
+    const rows = await this.sql.query<{ ladder: string; last_seq: string; accepted: string }>(
+      'SELECT ladder, last_seq, accepted FROM ladders WHERE ladder = ANY($1::text[]) ORDER BY ladder FOR UPDATE',
+      [sorted],
+    );
+    return new Map(
+      rows.map((r) => [r.ladder, { lastSeq: Number(r.last_seq), accepted: Number(r.accepted) }]),
+    );
+  }
+
+  async saveLadders(counters: ReadonlyMap<string, LadderCounters>): Promise<void> {
+    if (counters.size === 0) return;
+    const ladders = [...counters.keys()];
+    await this.sql.query(
+      `UPDATE ladders SET last_seq = c.last_seq, accepted = c.accepted
+       FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS c(ladder, last_seq, accepted)
+       WHERE ladders.ladder = c.ladder`,
+      [
+        ladders,
+        ladders.map((l) => counters.get(l)!.lastSeq),
+        ladders.map((l) => counters.get(l)!.accepted),
+      ],
+    );
+  }
+
+  async loadPlayers(ladder: string, ids: readonly string[]): Promise<PlayerState[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query<PlayerRow>(
+      `SELECT ${PLAYER_COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[])`,
+      [ladder, ids],
+    );
+    return rows.map(playerFromRow);
+  }
+
+  /** A page of a ladder's players in id order (for closes that touch everyone). */
+  async playersAfter(ladder: string, after: string | null, limit: number): Promise<PlayerState[]> {
+    const rows = await this.sql.query<PlayerRow>(
+      `SELECT ${PLAYER_COLUMNS} FROM ladder_players
+       WHERE ladder = $1 AND ($2::text IS NULL OR player > $2) ORDER BY player LIMIT $3`,
+      [ladder, after, limit],
+    );
+    return rows.map(playerFromRow);
+  }
+
+  async upsertPlayers(ladder: string, players: readonly PlayerState[]): Promise<void> {
+    if (players.length === 0) return;
+    await this.sql.query(UPSERT_PLAYERS, [ladder, ...playerColumns(players)]);
+  }
+
+  /** Encoded game records (see the rating core's game-record-codec) by game id. */
+  async loadGames(ladder: string, gameIds: readonly string[]): Promise<Map<string, string>> {
+    if (gameIds.length === 0) return new Map();
+    const rows = await this.sql.query<{ game_id: string; record: string }>(
+      'SELECT game_id, record FROM ladder_games WHERE ladder = $1 AND game_id = ANY($2::text[])',
+      [ladder, gameIds],
+    );
+    return new Map(rows.map((r) => [r.game_id, r.record]));
+  }
+
+  async upsertGames(ladder: string, games: ReadonlyMap<string, string>): Promise<void> {
+    if (games.size === 0) return;
+    await this.sql.query(
+      `INSERT INTO ladder_games (ladder, game_id, record) SELECT $1, * FROM unnest($2::text[], $3::text[])
+       ON CONFLICT (ladder, game_id) DO UPDATE SET record = EXCLUDED.record`,
+      [ladder, [...games.keys()], [...games.values()]],
+    );
+  }
+
+  /** Closed periods of a ladder among the given `period:key` ids. */
+  async closedPeriods(ladder: string): Promise<Set<string>> {
+    const rows = await this.sql.query<{ id: string }>(
+      "SELECT period || ':' || period_key AS id FROM ladder_periods WHERE ladder = $1",
+      [ladder],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async markClosed(ladder: string, period: string, key: string, seq: number): Promise<void> {
+    await this.sql.query(
+      'INSERT INTO ladder_periods (ladder, period, period_key, seq) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [ladder, period, key, seq],
+    );
+  }
+
+  async appendEvents(events: readonly StoredEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO event_store (ladder, seq, event_id, type, payload)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[])`,
+      [
+        events.map((e) => e.ladder),
+        events.map((e) => e.seq),
+        events.map((e) => e.event.id),
+        events.map((e) => e.event.type),
+        events.map((e) => JSON.stringify(e.event)),
+      ],
+    );
+  }
+
+  async appendHistory(rows: readonly HistoryRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO rating_history (ladder, player, seq, event_id, before, after, delta, result, why)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::float8[], $6::float8[],
+         $7::float8[], $8::text[], $9::jsonb[])`,
+      [
+        rows.map((r) => r.ladder),
+        rows.map((r) => r.change.player),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.change.before),
+        rows.map((r) => r.change.after),
+        rows.map((r) => r.change.delta),
+        rows.map((r) => r.change.result),
+        rows.map((r) => JSON.stringify(r.change.why)),
+      ],
+    );
+  }
+
+  async recordVoids(
+    rows: readonly { ladder: string; seq: number; eventId: string; reason: string }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.sql.query(
+      'INSERT INTO void_games (ladder, seq, event_id, reason) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])',
+      [
+        rows.map((r) => r.ladder),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.reason),
+      ],
+    );
+  }
+
+  /** Freezes the ladder's standings as of a daily close (what the 06:00 board shows). */
+  async freezeDailyStandings(ladder: string, key: string): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO daily_standings (ladder, period_key, player, rating, games, wins, losses, draws, rated_games, level)
+       SELECT ladder, $2, player, rating, games, wins, losses, draws, rated_games, level
+       FROM ladder_players WHERE ladder = $1 AND games > 0
+       ON CONFLICT DO NOTHING`,
+      [ladder, key],
+    );
+  }
+
+  /** The event store in log order (ladder by ladder, each in its own order), a page at a time. */
+  async eventsAfter(
+    ladder: string | null,
+    after: { ladder: string; seq: number } | null,
+    limit: number,
+  ): Promise<{ ladder: string; seq: number; payload: LadderEvent }[]> {
+    const rows = await this.sql.query<{ ladder: string; seq: string; payload: LadderEvent }>(
+      `SELECT ladder, seq, payload FROM event_store
+       WHERE ($1::text IS NULL OR ladder = $1) AND ($2::text IS NULL OR (ladder, seq) > ($2, $3::bigint))
+       ORDER BY ladder, seq LIMIT $4`,
+      [ladder, after?.ladder ?? null, after?.seq ?? 0, limit],
+    );
+    return rows.map((r) => ({ ladder: r.ladder, seq: Number(r.seq), payload: r.payload }));
+  }
+
+  /** Ladders with at least one accepted event. */
+  async activeLadders(): Promise<Map<string, LadderCounters>> {
+    const rows = await this.sql.query<{ ladder: string; last_seq: string; accepted: string }>(
+      'SELECT ladder, last_seq, accepted FROM ladders WHERE accepted > 0 ORDER BY ladder',
+    );
+    return new Map(
+      rows.map((r) => [r.ladder, { lastSeq: Number(r.last_seq), accepted: Number(r.accepted) }]),
+    );
+  }
+
+  /** Void games in log order. */
+  async voidList(ladder: string | null): Promise<{ id: string; reason: string }[]> {
+    return this.sql.query<{ id: string; reason: string }>(
+      'SELECT event_id AS id, reason FROM void_games WHERE ($1::text IS NULL OR ladder = $1) ORDER BY ladder, seq',
+      [ladder],
+    );
+  }
+}

@@ -1,0 +1,4 @@
+export * from './environment.js';
+export * from './kafka.js';
+export * from './test-database.js';
+export * from './wait-for.js';
