@@ -2,3 +2,4 @@ export * from './environment.js';
 export * from './kafka.js';
 export * from './test-database.js';
 export * from './wait-for.js';
+export * from './service-process.js';

@@ -61,6 +61,7 @@ export class BatchProcessor {
   constructor(
     sql: Sql,
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly topics: { ratingChanges: string; deadLetter: string } = TOPICS,
   ) {
     this.repo = new LadderRepository(sql);
     this.log = new MessageLog(sql);
@@ -275,7 +276,7 @@ export class BatchProcessor {
           }
         : { eventId: event.id, ladder: event.ladder, seq, type: event.type, changes };
     pending.outbox.push({
-      topic: TOPICS.ratingChanges,
+      topic: this.topics.ratingChanges,
       key: event.ladder,
       value: Buffer.from(JSON.stringify(body)),
       headers: { 'x-event-id': event.id },
@@ -292,7 +293,7 @@ export class BatchProcessor {
   ): void {
     pending.rejected.push({ message, eventId, reason, detail });
     pending.outbox.push({
-      topic: TOPICS.deadLetter,
+      topic: this.topics.deadLetter,
       key: message.key?.toString('utf8') ?? null,
       value: message.value ?? Buffer.alloc(0),
       headers: { [DEAD_LETTER_HEADERS.reason]: reason, [DEAD_LETTER_HEADERS.detail]: detail },

@@ -16,8 +16,9 @@ export async function handlePartitionBatch(
   topic: string,
   partition: number,
   messages: readonly RawMessage[],
-  consumer = RATING_CONSUMER,
+  options: { consumer?: string; topics?: { ratingChanges: string; deadLetter: string } } = {},
 ): Promise<BatchResult & { skipped: number; nextOffset: bigint | null }> {
+  const consumer = options.consumer ?? RATING_CONSUMER;
   const offsets = new OffsetStore(sql);
   const stored = await offsets.lock(consumer, topic, partition);
   const fresh = messages.filter((m) => stored === null || BigInt(m.offset) >= stored);
@@ -29,7 +30,7 @@ export async function handlePartitionBatch(
       skipped: messages.length,
       nextOffset: stored,
     };
-  const result = await new BatchProcessor(sql, ladders).process(fresh);
+  const result = await new BatchProcessor(sql, ladders, options.topics).process(fresh);
   const nextOffset = BigInt(fresh[fresh.length - 1]!.offset) + 1n;
   await offsets.save(consumer, topic, partition, nextOffset);
   return { ...result, skipped: messages.length - fresh.length, nextOffset };

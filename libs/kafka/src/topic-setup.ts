@@ -1,12 +1,24 @@
 import { TOPICS } from '@ranking/contracts';
 import type { Admin, ITopicConfig } from 'kafkajs';
 
+/** The contract's topic names under a prefix ('' in production; tests use their own). */
+export const topicNames = (prefix = '') => ({
+  ladderEvents: `${prefix}${TOPICS.ladderEvents}`,
+  ratingChanges: `${prefix}${TOPICS.ratingChanges}`,
+  deadLetter: `${prefix}${TOPICS.deadLetter}`,
+});
+
 /** The topics of the contract, with their partition counts. Key = ladder id, so 12 partitions spread ladders. */
-export const TOPIC_LAYOUT: readonly ITopicConfig[] = [
-  { topic: TOPICS.ladderEvents, numPartitions: 12 },
-  { topic: TOPICS.ratingChanges, numPartitions: 12 },
-  { topic: TOPICS.deadLetter, numPartitions: 3 },
-];
+export const topicLayout = (prefix = ''): ITopicConfig[] => {
+  const names = topicNames(prefix);
+  return [
+    { topic: names.ladderEvents, numPartitions: 12 },
+    { topic: names.ratingChanges, numPartitions: 12 },
+    { topic: names.deadLetter, numPartitions: 3 },
+  ];
+};
+
+export const TOPIC_LAYOUT: readonly ITopicConfig[] = topicLayout();
 
 /** Creates whichever of the topics is missing and waits for their leaders; returns the ones it created. */
 export async function ensureTopics(

@@ -1,0 +1,91 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { MessageLog } from '@ranking/persistence';
+import type { Kafka, Producer } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { sqlOf } from './sql-of.js';
+import { DATA_SOURCE, KAFKA } from './tokens.js';
+
+const BATCH = 500;
+const IDLE_MS = 200;
+
+/**
+ * Publishes what the transactions left in the outbox (rating changes, dead letters), oldest
+ * first, deleting rows only after the broker acknowledged them: at least once.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private producer: Producer | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(DATA_SOURCE) private readonly db: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    await this.producer.connect();
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await this.producer?.disconnect();
+  }
+
+  /** Something was just committed: publish now rather than at the next tick. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let sent = 0;
+      try {
+        sent = await this.relayOnce();
+      } catch (error) {
+        this.logger.warn(`outbox relay failed, will retry: ${(error as Error).message}`);
+      }
+      if (sent < BATCH && this.running) {
+        await new Promise<void>((resolve) => {
+          this.wakeUp = resolve;
+          setTimeout(resolve, IDLE_MS);
+        });
+      }
+    }
+  }
+
+  /** One round: claim, publish, delete, in one transaction (a failed send leaves the rows). */
+  async relayOnce(): Promise<number> {
+    const producer = this.producer;
+    if (!producer) return 0;
+    return this.db.transaction(async (manager) => {
+      const log = new MessageLog(sqlOf(manager));
+      const rows = await log.claimOutbox(BATCH);
+      if (rows.length === 0) return 0;
+      const byTopic = new Map<string, typeof rows>();
+      for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({
+          topic,
+          messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+        })),
+      });
+      await log.deleteOutbox(rows.map((r) => r.id));
+      return rows.length;
+    });
+  }
+}

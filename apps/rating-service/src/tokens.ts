@@ -1,0 +1,5 @@
+/** Injection tokens of the rating service. */
+export const ENVIRONMENT = Symbol('environment');
+export const LADDERS = Symbol('ladders');
+export const DATA_SOURCE = Symbol('data-source');
+export const KAFKA = Symbol('kafka');
