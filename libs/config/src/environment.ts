@@ -47,7 +47,9 @@ export class Environment {
 
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]{0,100}$/, { message: 'may hold letters, digits, ".", "_" and "-" only' })
+  @Matches(/^[A-Za-z0-9._-]{0,100}$/, {
+    message: 'may hold letters, digits, ".", "_" and "-" only',
+  })
   KAFKA_TOPIC_PREFIX = '';
 
   /** Optional JSON file with extra ladders (an array of ladder configs). */
