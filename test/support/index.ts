@@ -3,3 +3,4 @@ export * from './kafka.js';
 export * from './test-database.js';
 export * from './wait-for.js';
 export * from './service-process.js';
+export * from './rating-scenario.js';

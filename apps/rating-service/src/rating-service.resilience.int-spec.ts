@@ -1,0 +1,101 @@
+import { generateEvents } from '@ranking/generator';
+import { ladderRegistry } from '@ranking/rating';
+import { RatingScenario, restartLocalBroker, waitFor } from '@ranking/testing';
+
+const ladders = ladderRegistry();
+const stream = (seed: number) => [
+  ...generateEvents({
+    seed,
+    events: 3000,
+    closes: true,
+    badShare: 0.02,
+    correctionShare: 0.02,
+    days: 10,
+  }),
+];
+
+/** The rating service under faults: the result must still equal the offline replay. */
+describe('rating service resilience (real Kafka and PostgreSQL)', () => {
+  let world: RatingScenario;
+  beforeEach(async () => {
+    world = new RatingScenario(ladders);
+    await world.setUp();
+  });
+  afterEach(() => world.tearDown());
+
+  it('given two instances in one consumer group, then they split the partitions and give the same state', async () => {
+    const lines = stream(41);
+    const [a, b] = [world.service(), world.service()];
+    a.start();
+    b.start();
+    try {
+      await world.produce(lines);
+      await waitFor(() => world.drained(), {
+        timeout: 120_000,
+        interval: 250,
+        what: 'the backlog to drain',
+      });
+      const admin = world.kafka.admin();
+      await admin.connect();
+      const { groups } = await admin.describeGroups([`${world.prefix}rating-service`]);
+      await admin.disconnect();
+      expect(groups[0]!.members).toHaveLength(2);
+      await world.expectSameAsReplay(lines);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 240_000);
+
+  it('when the database connections are cut during a load, then the service retries and loses nothing', async () => {
+    const lines = stream(42);
+    const rating = world.service();
+    rating.start();
+    try {
+      await world.produce(lines);
+      for (let cut = 0; cut < 3; cut++) {
+        const from = await world.storedEvents();
+        await waitFor(async () => (await world.storedEvents()) > from + 200, {
+          timeout: 60_000,
+          interval: 20,
+          what: 'progress',
+        });
+        const killed: unknown[] = await world.db.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rating-service' AND datname = current_database()",
+        );
+        expect(killed.length).toBeGreaterThan(0);
+      }
+      await waitFor(() => world.drained(), {
+        timeout: 120_000,
+        interval: 250,
+        what: 'the backlog to drain',
+      });
+      await world.expectSameAsReplay(lines);
+    } finally {
+      await rating.stop();
+    }
+  }, 240_000);
+
+  it('when the broker restarts during a load, then the service carries on and loses nothing', async () => {
+    const lines = stream(43);
+    const rating = world.service();
+    rating.start();
+    try {
+      await world.produce(lines);
+      const from = await world.storedEvents();
+      await waitFor(async () => (await world.storedEvents()) > from + 300, {
+        timeout: 60_000,
+        interval: 20,
+        what: 'progress',
+      });
+      await restartLocalBroker();
+      await waitFor(() => world.drained(), {
+        timeout: 180_000,
+        interval: 500,
+        what: 'the backlog to drain after the restart',
+      });
+      await world.expectSameAsReplay(lines);
+    } finally {
+      await rating.stop();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,107 @@
+// Backlog drain of the rating service against a bare kafkajs consumer on the same backlog.
+// Run: npm run build && node dist/bench/drain.bench.js [events=200000]
+// Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadEnvironment } from '@ranking/config';
+import { generateEvents } from '@ranking/generator';
+import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
+import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+
+const total = Number(process.argv[2] ?? 200_000);
+const env = loadEnvironment();
+const prefix = `bench${Date.now().toString(36)}.`;
+const topics = topicNames(prefix);
+const url = new URL(env.DATABASE_URL);
+url.pathname = '/ranking_bench';
+const databaseUrl = url.toString();
+const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
+
+const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en')} events/s`;
+
+async function produceBacklog(): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
+  await admin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  let batch: { key: string; value: string }[] = [];
+  for (const value of generateEvents({
+    seed: 99,
+    events: total,
+    badShare: 0.01,
+    correctionShare: 0.01,
+    days: 30,
+  })) {
+    batch.push({ key: /"ladder":"([^"]+)"/.exec(value)?.[1] ?? 'x', value });
+    if (batch.length === 2000) {
+      await producer.send({ topic: topics.ladderEvents, messages: batch });
+      batch = [];
+    }
+  }
+  if (batch.length) await producer.send({ topic: topics.ladderEvents, messages: batch });
+  await producer.disconnect();
+}
+
+async function bareConsumer(): Promise<number> {
+  const consumer = kafka.consumer({ groupId: `${prefix}bare`, maxBytesPerPartition: 4 << 20 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: topics.ladderEvents, fromBeginning: true });
+  let seen = 0;
+  const started = process.hrtime.bigint();
+  await new Promise<void>((resolve) => {
+    void consumer.run({
+      eachBatch: ({ batch }) => {
+        seen += batch.messages.length;
+        if (seen >= total) resolve();
+        return Promise.resolve();
+      },
+    });
+  });
+  const s = seconds(started);
+  await consumer.disconnect();
+  return s;
+}
+
+async function ratingService(): Promise<{ seconds: number; peakRssKb: number }> {
+  await dropDatabase(databaseUrl);
+  await ensureDatabase(databaseUrl);
+  const db = createDataSource(databaseUrl, 'bench');
+  await db.initialize();
+  await migrate(db);
+  const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
+    stdio: 'ignore',
+  });
+  const started = process.hrtime.bigint();
+  let peak = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    peak = Math.max(peak, Number(hwm?.[1] ?? 0));
+    const rows: { n: string }[] = await db.query(
+      "SELECT coalesce(sum(next_offset), 0) AS n FROM consumer_offsets WHERE consumer = 'rating-service'",
+    );
+    if (Number(rows[0]!.n) >= total) break;
+  }
+  const s = seconds(started);
+  child.kill('SIGTERM');
+  await db.destroy();
+  return { seconds: s, peakRssKb: peak };
+}
+
+await produceBacklog();
+console.log(`backlog: ${total} events on ${topics.ladderEvents}`);
+const bare = await bareConsumer();
+console.log(`bare kafkajs consumer: ${bare.toFixed(1)} s = ${rate(total, bare)}`);
+const rated = await ratingService();
+console.log(
+  `rating service (start-up included): ${rated.seconds.toFixed(1)} s = ${rate(total, rated.seconds)}, ` +
+    `ratio to bare ${(bare / rated.seconds).toFixed(3)}, peak RSS ${(rated.peakRssKb / 1024).toFixed(0)} MB`,
+);
+const admin = kafka.admin();
+await admin.connect();
+await admin.deleteTopics({ topics: Object.values(topics) });
+await admin.disconnect();

@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { topicLayout, topicNames } from '@ranking/kafka';
+import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking/persistence';
+import { type LadderConfig, ReplayEngine } from '@ranking/rating';
+import type { DataSource } from 'typeorm';
+import { testKafka, uniqueName } from './kafka.js';
+import { ServiceProcess } from './service-process.js';
+import { createTestDatabase } from './test-database.js';
+
+const run = promisify(execFile);
+
+const collect = async (chunks: AsyncIterable<string> | Iterable<string>) => {
+  let text = '';
+  for await (const c of chunks) text += c;
+  return text;
+};
+
+/**
+ * A rating-service world of its own: a fresh database, topics under a unique prefix, and
+ * helpers to produce a stream, run service processes, and check the result against the
+ * offline replay.
+ */
+export class RatingScenario {
+  readonly prefix = `${uniqueName('t')}.`;
+  readonly topics = topicNames(this.prefix);
+  readonly kafka = testKafka();
+  private database!: Awaited<ReturnType<typeof createTestDatabase>>;
+  db!: DataSource;
+  readonly sql: Sql = { query: (text, params) => this.db.query(text, params) };
+
+  constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
+
+  async setUp(): Promise<void> {
+    this.database = await createTestDatabase();
+    this.db = createDataSource(this.database.url, 'test-scenario');
+    await this.db.initialize();
+    const admin = this.kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: topicLayout(this.prefix), waitForLeaders: true });
+    await admin.disconnect();
+  }
+
+  async tearDown(): Promise<void> {
+    await this.db.destroy();
+    await this.database.drop();
+    const admin = this.kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: Object.values(this.topics) });
+    await admin.disconnect();
+  }
+
+  service(): ServiceProcess {
+    return new ServiceProcess('dist/apps/rating-service/src/main.js', {
+      DATABASE_URL: this.database.url,
+      KAFKA_TOPIC_PREFIX: this.prefix,
+    });
+  }
+
+  /** Produces lines keyed by ladder, as game servers do. */
+  async produce(lines: readonly string[]): Promise<void> {
+    const producer = this.kafka.producer();
+    await producer.connect();
+    for (let i = 0; i < lines.length; i += 500) {
+      await producer.send({
+        topic: this.topics.ladderEvents,
+        messages: lines
+          .slice(i, i + 500)
+          .map((value) => ({ key: /"ladder":"([^"]+)"/.exec(value)?.[1] ?? 'unknown', value })),
+      });
+    }
+    await producer.disconnect();
+  }
+
+  async storedEvents(): Promise<number> {
+    return Number((await this.db.query('SELECT count(*) AS n FROM event_store'))[0].n);
+  }
+
+  /** Every produced message is behind the stored checkpoints. */
+  async drained(): Promise<boolean> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const ends = await admin.fetchTopicOffsets(this.topics.ladderEvents);
+      const rows: { partition: number; next_offset: string }[] = await this.db.query(
+        "SELECT partition, next_offset FROM consumer_offsets WHERE consumer = 'rating-service' AND topic = $1",
+        [this.topics.ladderEvents],
+      );
+      const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
+      return ends.every((e) => Number(e.high) === 0 || stored.get(e.partition) === Number(e.high));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  /**
+   * The event store holds exactly the events the offline replay accepts, once each, and the
+   * live state equals both the replay of the exported log and the replay of the stream.
+   */
+  async expectSameAsReplay(lines: readonly string[]): Promise<void> {
+    const offline = new ReplayEngine(this.ladders);
+    const accepted = new Set<string>();
+    for (const line of lines) {
+      const result = offline.ingestLine(line);
+      if (result.kind === 'accepted') accepted.add(result.event.id);
+    }
+    const stored: { event_id: string }[] = await this.db.query('SELECT event_id FROM event_store');
+    expect(stored).toHaveLength(accepted.size);
+    expect(new Set(stored.map((r) => r.event_id))).toEqual(accepted);
+    const live = JSON.parse(await collect(await exportStandings(this.sql, this.ladders, null)));
+    const fromLog = new ReplayEngine(this.ladders);
+    for (const line of (await collect(exportLog(this.sql, null))).split('\n'))
+      fromLog.ingestLine(line);
+    const replayed = JSON.parse([...fromLog.render()].join(''));
+    expect(live.ladders).toEqual(replayed.ladders);
+    expect(live.void).toEqual(replayed.void);
+    expect(live.ladders).toEqual(JSON.parse([...offline.render()].join('')).ladders);
+  }
+}
+
+/** Restarts the local broker through this checkout's script (it must be the one that started it). */
+export async function restartLocalBroker(): Promise<void> {
+  await run('bash', ['deploy/kafka/kafka.sh', 'stop']);
+  const status = await run('bash', ['deploy/kafka/kafka.sh', 'status']).then(
+    () => 'up',
+    () => 'down',
+  );
+  if (status === 'up')
+    throw new Error(
+      'the broker is still up: it was not started by this checkout (deploy/kafka/kafka.sh start)',
+    );
+  await run('bash', ['deploy/kafka/kafka.sh', 'start']);
+}
