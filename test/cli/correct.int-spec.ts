@@ -167,6 +167,13 @@ describe('ranking correct (real Kafka)', () => {
         stderr: expect.stringContaining(message),
       });
     }
+    await expect(
+      run(process.execPath, ['bin/ranking.js', 'correct', ...base, '--void'], {
+        env: { ...process.env, KAFKA_TOPIC_PREFIX: `${prefix}missing.` },
+      }),
+    ).rejects.toMatchObject({
+      stderr: `ranking: topic ${prefix}missing.ranking.ladder-events does not exist: check KAFKA_TOPIC_PREFIX, or create it with \`ranking setup\`\n`,
+    });
     expect(await published()).toBe(before);
   });
 });

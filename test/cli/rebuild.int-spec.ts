@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { TOPICS } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
@@ -10,7 +11,7 @@ import {
   type Sql,
 } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
-import { createTestDatabase } from '@ranking/testing';
+import { createTestDatabase, waitFor } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
 // The rating service's own batch code fills the database, as in production (a test, not an app, reaching in).
 // eslint-disable-next-line no-restricted-imports
@@ -109,6 +110,11 @@ describe('ranking rebuild (real PostgreSQL)', () => {
       expect(live).toBe(rebuilt);
       expect(stdout).not.toMatch(/warning/);
     }
+    // Nothing to repair: --swap leaves the tables alone.
+    const kept = await outcome('--ladder', folded[0]!, '--swap');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toMatch(/^match$/m);
+    expect(kept.stdout).not.toMatch(/swapped/);
   });
 
   it('given one corrupted rating, then rebuild says MISMATCH (exit 3), --swap repairs it, and the state equals the replay of the log', async () => {
@@ -161,6 +167,52 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     const fromLog = JSON.parse([...replayed.render()].join(''));
     expect(live.ladders).toEqual(fromLog.ladders);
     expect(Object.keys(live.ladders[ladder].players).length).toBeGreaterThan(10);
+  });
+
+  it('when the ladder takes an event during a rebuild --swap, then nothing is swapped', async () => {
+    const ladder = 'qq-xiangqi';
+    await db.query(
+      `UPDATE ladder_players SET wins = wins + 1
+       WHERE ladder = $1 AND player = (SELECT player FROM ladder_players WHERE ladder = $1 ORDER BY player LIMIT 1)`,
+      [ladder],
+    );
+    const corrupted = await outcome('--ladder', ladder);
+    expect(corrupted.code).toBe(3);
+    // A "rating service" holds the ladder's lock with one more event while the rebuild reads.
+    const service = db.createQueryRunner();
+    await service.connect();
+    await service.startTransaction();
+    await service.query('UPDATE ladders SET last_seq = last_seq + 1 WHERE ladder = $1', [ladder]);
+    const child = spawn(
+      process.execPath,
+      ['bin/ranking.js', 'rebuild', '--ladder', ladder, '--swap'],
+      {
+        env: { ...process.env, DATABASE_URL: database.url },
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = once(child, 'exit');
+    await waitFor(() => stdout.includes('MISMATCH'), {
+      timeout: 60_000,
+      what: 'the rebuild to compare',
+    });
+    await service.commitTransaction();
+    await service.release();
+    const [code] = await exited;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /ladder qq-xiangqi took events during the rebuild \(seq (\d+) -> \d+\); nothing swapped/,
+    );
+    expect(stdout).not.toMatch(/swapped/);
+    const unchanged = await outcome('--ladder', ladder);
+    expect(unchanged.code).toBe(3);
+    expect(checksums(unchanged.stdout)).toEqual(checksums(corrupted.stdout));
+    await db.query('UPDATE ladders SET last_seq = last_seq - 1 WHERE ladder = $1', [ladder]);
+    expect((await outcome('--ladder', ladder, '--swap')).code).toBe(0);
+    expect((await outcome('--ladder', ladder)).code).toBe(0);
   });
 
   it('refuses an unknown or missing ladder with a clear message', async () => {

@@ -1,8 +1,19 @@
 import { Module } from '@nestjs/common';
+import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
+import { RebuildCommand } from './commands/rebuild.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
 
-@Module({ providers: [ReplayCommand, GenerateCommand, SetupCommand, ExportCommand] })
+@Module({
+  providers: [
+    ReplayCommand,
+    GenerateCommand,
+    SetupCommand,
+    ExportCommand,
+    CorrectCommand,
+    RebuildCommand,
+  ],
+})
 export class CliModule {}

@@ -117,6 +117,12 @@ export class LadderRepository {
     );
   }
 
+  /** Deletes a ladder's players and game records (a rebuild writes them anew in the same transaction). */
+  async deleteLadderState(ladder: string): Promise<void> {
+    await this.sql.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder]);
+    await this.sql.query('DELETE FROM ladder_games WHERE ladder = $1', [ladder]);
+  }
+
   /** Closed periods of a ladder among the given `period:key` ids. */
   async closedPeriods(ladder: string): Promise<Set<string>> {
     const rows = await this.sql.query<{ id: string }>(

@@ -1,5 +1,5 @@
 import { loadEnvironment } from '@ranking/config';
-import { ensureTopics, kafkaClient } from '@ranking/kafka';
+import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
 import { createDataSource, ensureDatabase, migrate } from '@ranking/persistence';
 import { Command, CommandRunner, Option } from 'nest-commander';
 
@@ -30,7 +30,7 @@ export class SetupCommand extends CommandRunner {
     const admin = kafkaClient(env.KAFKA_BROKERS, 'ranking-setup').admin();
     await admin.connect();
     try {
-      const topics = await ensureTopics(admin);
+      const topics = await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
       log(`kafka topics ${topics.length ? `created: ${topics.join(', ')}` : 'present'}`);
     } finally {
       await admin.disconnect();

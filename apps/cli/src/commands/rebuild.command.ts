@@ -1,0 +1,189 @@
+import { loadEnvironment, loadLadders } from '@ranking/config';
+import { createDataSource, exportLog, LadderRepository, type Sql } from '@ranking/persistence';
+import {
+  encodeRecord,
+  type LadderConfig,
+  type LadderFold,
+  type PlayerState,
+  ReplayEngine,
+} from '@ranking/rating';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import type { DataSource, EntityManager } from 'typeorm';
+import { playersChecksum } from '../player-checksum.js';
+import { progressBar } from '../progress.js';
+
+/** The exit code when the live tables differ from the rebuild. */
+export const MISMATCH_EXIT = 3;
+/** Rows read or written per statement. */
+const PAGE = 10_000;
+/** Below this many events a re-fold takes a moment: no progress bar. */
+const LONG_RUN = 100_000;
+
+interface RebuildFlags {
+  ladder?: string;
+  swap?: boolean;
+}
+
+interface Refold {
+  readonly fold: LadderFold | undefined;
+  readonly players: readonly PlayerState[];
+  readonly events: number;
+  readonly seconds: number;
+  readonly rejected: number;
+  /** The ladder's last event-store sequence the re-fold saw. */
+  readonly lastSeq: number;
+}
+
+const sqlOf = (manager: EntityManager): Sql => ({
+  query: (text, params) => manager.query(text, params),
+});
+
+/** `ranking rebuild`: re-folds a ladder from the event store and checks (or replaces) its live tables. */
+@Command({
+  name: 'rebuild',
+  description:
+    're-fold a ladder from the event store and compare its players with the live tables ' +
+    '(exit code 0: match, 3: MISMATCH); --swap replaces the live tables with the rebuilt ones',
+})
+export class RebuildCommand extends CommandRunner {
+  async run(_args: string[], flags: RebuildFlags): Promise<void> {
+    if (!flags.ladder) throw new Error('rebuild needs --ladder ID');
+    const env = loadEnvironment();
+    const ladders = loadLadders(env);
+    const ladder = ladders.get(flags.ladder);
+    if (!ladder) throw new Error(`--ladder ${flags.ladder}: no such ladder`);
+    const db = createDataSource(env.DATABASE_URL, 'ranking-rebuild');
+    await db.initialize();
+    try {
+      // One snapshot: the log and the live rows describe the same moment.
+      const { rebuilt, live } = await db.transaction('REPEATABLE READ', async (manager) => {
+        const sql = sqlOf(manager);
+        return {
+          rebuilt: await refold(sql, ladders, ladder.id),
+          live: await livePlayers(sql, ladder.id),
+        };
+      });
+      const rate = Math.round(rebuilt.events / Math.max(rebuilt.seconds, 1e-9));
+      print(
+        `ladder ${ladder.id}: re-folded ${rebuilt.events} events in ${rebuilt.seconds.toFixed(2)} s (${rate} events/s)`,
+      );
+      if (rebuilt.rejected > 0)
+        print(
+          `warning: the re-fold rejected ${rebuilt.rejected} stored events (ladder configuration changed?)`,
+        );
+      const expected = playersChecksum(rebuilt.players);
+      const found = playersChecksum(live);
+      print(`rebuilt: ${rebuilt.players.length} players, sha256 ${expected}`);
+      print(`live:    ${live.length} players, sha256 ${found}`);
+      print(expected === found ? 'match' : 'MISMATCH');
+      if (expected === found) return;
+      if (!flags.swap) {
+        process.exitCode = MISMATCH_EXIT;
+        return;
+      }
+      const swapped = await swap(db, ladder, rebuilt);
+      const now = playersChecksum(swapped.players);
+      print(
+        `swapped: wrote ${swapped.players.length} players and ${swapped.games} game records in one transaction`,
+      );
+      print(
+        `live now: ${swapped.players.length} players, sha256 ${now} ${now === expected ? 'match' : 'MISMATCH'}`,
+      );
+      if (now !== expected) process.exitCode = MISMATCH_EXIT;
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  @Option({ flags: '--ladder <id>', description: 'the ladder to rebuild', required: true })
+  parseLadder(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--swap',
+    description:
+      'on a mismatch, replace the live players and game records with the rebuilt ones in one ' +
+      'transaction (exit code 0 once they match)',
+  })
+  parseSwap(): boolean {
+    return true;
+  }
+}
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The ladder's stored events, in log order, through a fresh engine (no simulated maintenance). */
+async function refold(
+  sql: Sql,
+  ladders: ReadonlyMap<string, LadderConfig>,
+  ladder: string,
+): Promise<Refold> {
+  const counters = (await new LadderRepository(sql).activeLadders()).get(ladder);
+  const total = counters?.accepted ?? 0;
+  const bar = progressBar(total >= LONG_RUN ? total : 0, 'events');
+  const engine = new ReplayEngine(ladders, { simulate: false });
+  const started = process.hrtime.bigint();
+  let events = 0;
+  for await (const page of exportLog(sql, ladder)) {
+    for (const line of page.split('\n')) {
+      if (line === '') continue;
+      engine.ingestLine(line);
+      events++;
+    }
+    bar.update(events);
+  }
+  bar.stop();
+  const fold = engine.ladderFolds.get(ladder);
+  return {
+    fold,
+    players: fold ? [...fold.players.values()] : [],
+    events,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    rejected: engine.rejected.length,
+    lastSeq: counters?.lastSeq ?? 0,
+  };
+}
+
+async function livePlayers(sql: Sql, ladder: string): Promise<PlayerState[]> {
+  const repo = new LadderRepository(sql);
+  const players: PlayerState[] = [];
+  for (let after: string | null = null; ;) {
+    const page = await repo.playersAfter(ladder, after, PAGE);
+    if (page.length === 0) return players;
+    for (const p of page) players.push(p);
+    after = page[page.length - 1]!.id;
+  }
+}
+
+/**
+ * Replaces the ladder's players and game records with the rebuilt ones in one transaction,
+ * holding the ladder's lock (the rating service's too), and refuses when the ladder took
+ * events since the re-fold read the log. Returns the live players as written.
+ */
+async function swap(
+  db: DataSource,
+  ladder: LadderConfig,
+  rebuilt: Refold,
+): Promise<{ players: PlayerState[]; games: number }> {
+  return db.transaction(async (manager) => {
+    const sql = sqlOf(manager);
+    const repo = new LadderRepository(sql);
+    const lastSeq = (await repo.lockLadders([ladder.id])).get(ladder.id)?.lastSeq ?? 0;
+    if (lastSeq !== rebuilt.lastSeq)
+      throw new Error(
+        `ladder ${ladder.id} took events during the rebuild (seq ${rebuilt.lastSeq} -> ${lastSeq}); nothing swapped, run it again`,
+      );
+    await repo.deleteLadderState(ladder.id);
+    for (let i = 0; i < rebuilt.players.length; i += PAGE)
+      await repo.upsertPlayers(ladder.id, rebuilt.players.slice(i, i + PAGE));
+    const games = rebuilt.fold ? encodedGames(rebuilt.fold) : [];
+    for (let i = 0; i < games.length; i += PAGE)
+      await repo.upsertGames(ladder.id, new Map(games.slice(i, i + PAGE)));
+    return { players: await livePlayers(sql, ladder.id), games: games.length };
+  });
+}
+
+/** The fold's game records as the rating service stores them (see the core's game-record-codec). */
+const encodedGames = (fold: LadderFold): [string, string][] =>
+  fold.snapshot().games.map((g) => [g.gameId, encodeRecord(g, fold.rules)]);

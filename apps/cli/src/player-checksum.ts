@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { byCodeUnit, type PeriodCounts, type PlayerState } from '@ranking/rating';
+
+const counts = (c: PeriodCounts) => c.map(({ key, count }) => [key, count]);
+
+/**
+ * One player as canonical text: every PlayerState field in a fixed order (the mapped type
+ * makes a new field a compile error here), period counts as [key, count] pairs, so the
+ * rendering does not depend on how an object was built or how jsonb ordered its keys.
+ */
+export function canonicalPlayer(p: PlayerState): string {
+  const fields: { [K in keyof PlayerState]-?: unknown } = {
+    id: p.id,
+    rating: p.rating,
+    games: p.games,
+    wins: p.wins,
+    losses: p.losses,
+    draws: p.draws,
+    ratedGames: p.ratedGames,
+    firstRatedAt: p.firstRatedAt,
+    weekGames: counts(p.weekGames),
+    monthGames: counts(p.monthGames),
+    disconnects: p.disconnects,
+    cleanStreak: p.cleanStreak,
+    disconnectPenalties: p.disconnectPenalties,
+    level: p.level,
+    territory: p.territory,
+    captures: p.captures,
+    dayCaptures: counts(p.dayCaptures),
+  };
+  return JSON.stringify(fields);
+}
+
+/** sha256 (hex) over every player's canonical line, players in code-unit id order. */
+export function playersChecksum(players: Iterable<PlayerState>): string {
+  const hash = createHash('sha256');
+  for (const p of [...players].sort((a, b) => byCodeUnit(a.id, b.id)))
+    hash.update(`${canonicalPlayer(p)}\n`);
+  return hash.digest('hex');
+}
