@@ -8,37 +8,38 @@ export function databaseName(url: string): string {
   return name;
 }
 
-/** Creates the URL's database when it does not exist yet (connecting to the server's `postgres` database). */
-export async function ensureDatabase(url: string): Promise<boolean> {
-  const name = databaseName(url);
+/** Runs `work` on a connection to the server's `postgres` database (where databases are made and dropped). */
+async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount) return false;
-    await client.query(`CREATE DATABASE "${name}"`);
-    return true;
-  } catch (error) {
-    // Two processes racing to create it: the loser finds it there.
-    if ((error as { code?: string }).code === '42P04') return false;
-    throw error;
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
-/** Drops a database (tests clean up the per-suite databases they made). */
+/** Creates the URL's database when it does not exist yet; true when it made it. */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const name = databaseName(url);
+  return onServer(url, async (client) => {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE "${name}"`);
+      return true;
+    } catch (error) {
+      // Two processes racing to create it: the loser finds it there.
+      if ((error as { code?: string }).code === '42P04') return false;
+      throw error;
+    }
+  });
+}
+
+/** Drops a database (tests and benchmarks clean up the databases they made). */
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseName(url);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await onServer(url, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }

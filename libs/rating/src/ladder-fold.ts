@@ -72,7 +72,7 @@ export class LadderFold {
 
   constructor(readonly ladder: LadderConfig) {
     this.rules = RULE_SETS[ladder.ruleSet];
-    this.calendar = new PeriodCalendar(ladder.timezone);
+    this.calendar = PeriodCalendar.of(ladder.timezone);
   }
 
   /** Plain data that `LadderFold.restore` turns back into the same fold. */

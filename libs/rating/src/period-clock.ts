@@ -37,6 +37,18 @@ export class PeriodCalendar {
     if (!DateTime.now().setZone(zone).isValid) throw new Error(`unknown time zone "${zone}"`);
   }
 
+  private static readonly shared = new Map<string, PeriodCalendar>();
+
+  /** One calendar per zone, shared: its cache stays warm across folds (a service makes one per batch). */
+  static of(zone: string): PeriodCalendar {
+    let calendar = PeriodCalendar.shared.get(zone);
+    if (!calendar) {
+      calendar = new PeriodCalendar(zone);
+      PeriodCalendar.shared.set(zone, calendar);
+    }
+    return calendar;
+  }
+
   dayKey(ms: number): string {
     return this.keysAt(ms).day;
   }
