@@ -87,7 +87,11 @@ async function ratingService(): Promise<{ seconds: number; peakRssKb: number }> 
     if (Number(rows[0]!.n) >= total) break;
   }
   const s = seconds(started);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const forced = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(forced);
   await db.destroy();
   return { seconds: s, peakRssKb: peak };
 }
