@@ -29,8 +29,17 @@ async function checkKafka(): Promise<void> {
   try {
     await admin.connect();
     await admin.describeCluster();
-    // The first group lookup creates __consumer_offsets; do it here, so tests start warm.
-    await admin.describeGroups(['warm-up']);
+    // The first group lookup creates __consumer_offsets; a new broker answers "not the
+    // coordinator" until it is ready. Wait for it here, so tests start warm.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.describeGroups(['warm-up']);
+        break;
+      } catch (error) {
+        if (attempt >= 120) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   } catch (error) {
     throw new Error(
       `Kafka at ${TEST_ENV.kafkaBrokers} does not answer (${(error as Error).message}); ${HINT}`,
