@@ -3,6 +3,7 @@ import {
   type LadderEvent,
   type PeriodClosed,
   parseEvent,
+  type ParseOutcome,
   TOPICS,
 } from '@ranking/contracts';
 import {
@@ -48,6 +49,12 @@ interface Pending {
 
 const text = (m: RawMessage): string => m.value?.toString('utf8') ?? '';
 
+/** A message with its parse, done once per message. */
+interface Parsed {
+  readonly message: RawMessage;
+  readonly outcome: ParseOutcome;
+}
+
 /**
  * Folds one batch of ladder-event messages into PostgreSQL through the rating core, inside the
  * caller's transaction: reads the state the batch needs in a few queries, runs the same
@@ -78,7 +85,7 @@ export class BatchProcessor {
     const pending: Pending = { events: [], history: [], voids: [], rejected: [], outbox: [] };
     let accepted = 0;
     let duplicates = 0;
-    let segment: RawMessage[] = [];
+    let segment: Parsed[] = [];
     const flush = async () => {
       if (segment.length === 0) return;
       const result = await this.foldSegment(segment, known, counters, pending);
@@ -86,7 +93,8 @@ export class BatchProcessor {
       duplicates += result.duplicates;
       segment = [];
     };
-    for (const { message, outcome } of parsed) {
+    for (const item of parsed) {
+      const { outcome } = item;
       const close = outcome.ok && outcome.event.type === 'period.closed' ? outcome.event : null;
       if (close && this.ladders.has(close.ladder) && !known.has(close.id)) {
         await flush();
@@ -95,7 +103,7 @@ export class BatchProcessor {
         accepted++;
         continue;
       }
-      segment.push(message);
+      segment.push(item);
     }
     await flush();
     await this.repo.appendEvents(pending.events);
@@ -109,15 +117,12 @@ export class BatchProcessor {
 
   /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they touch. */
   private async foldSegment(
-    messages: readonly RawMessage[],
+    messages: readonly Parsed[],
     known: Set<string>,
     counters: Map<string, LadderCounters>,
     pending: Pending,
   ): Promise<{ accepted: number; duplicates: number }> {
-    const events = messages.flatMap((m) => {
-      const o = parseEvent(text(m));
-      return o.ok ? [o.event] : [];
-    });
+    const events = messages.flatMap(({ outcome }) => (outcome.ok ? [outcome.event] : []));
     const snapshots = await this.loadSlices(events);
     const engine = ReplayEngine.restore(this.ladders, {
       simulate: false,
@@ -129,12 +134,9 @@ export class BatchProcessor {
     });
     let accepted = 0;
     let duplicates = 0;
-    for (const message of messages) {
-      const result = engine.ingestLine(text(message));
+    for (const { message, outcome } of messages) {
+      const result = engine.ingestParsed(outcome);
       switch (result.kind) {
-        case 'skipped':
-          this.reject(message, null, 'invalid-json', 'empty message', pending);
-          break;
         case 'duplicate':
           duplicates++;
           break;
@@ -184,7 +186,9 @@ export class BatchProcessor {
     const byLadder = new Map<string, LadderEvent[]>();
     for (const e of events) {
       if (!this.ladders.has(e.ladder)) continue;
-      byLadder.set(e.ladder, [...(byLadder.get(e.ladder) ?? []), e]);
+      const list = byLadder.get(e.ladder);
+      if (list) list.push(e);
+      else byLadder.set(e.ladder, [e]);
     }
     const slices: {
       snapshot: LadderSnapshot;

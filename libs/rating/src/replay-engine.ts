@@ -5,6 +5,7 @@ import {
   type RejectionCode,
   type VoidReason,
   parseEvent,
+  type ParseOutcome,
 } from '@ranking/contracts';
 import { disconnectPenaltyId, DISCONNECT_PENALTY } from './disconnect-policy.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -100,14 +101,18 @@ export class ReplayEngine {
   /** One NDJSON line; blank lines are skipped. */
   ingestLine(line: string): IngestResult {
     if (line.trim() === '') return { kind: 'skipped' };
-    const parsed = parseEvent(line);
+    return this.ingestParsed(parseEvent(line));
+  }
+
+  /** A line or message already parsed (a message is never blank: empty is invalid JSON there). */
+  ingestParsed(parsed: ParseOutcome): Exclude<IngestResult, { kind: 'skipped' }> {
     if (!parsed.ok)
       return this.rejectWith(parsed.id, parsed.rejection.code, parsed.rejection.detail);
     return this.ingest(parsed.event);
   }
 
   /** One schema-valid event. */
-  ingest(event: LadderEvent): IngestResult {
+  ingest(event: LadderEvent): Exclude<IngestResult, { kind: 'skipped' }> {
     if (this.seen.has(event.id)) return { kind: 'duplicate', id: event.id };
     const fold = this.foldOf(event.ladder);
     if (!fold) return this.rejectWith(event.id, 'unknown-ladder', `no ladder ${event.ladder}`);
@@ -128,7 +133,7 @@ export class ReplayEngine {
   }
 
   /** Folds an event past the clock: input events after their closes, and simulated ones. */
-  private apply(fold: LadderFold, event: LadderEvent): IngestResult {
+  private apply(fold: LadderFold, event: LadderEvent): Exclude<IngestResult, { kind: 'skipped' }> {
     const outcome = fold.evolve(event);
     if (outcome.status === 'rejected') {
       return this.rejectWith(event.id, outcome.rejection.code, outcome.rejection.detail);
@@ -163,7 +168,11 @@ export class ReplayEngine {
     return renderStandings(folds, this.rejected, this.voided);
   }
 
-  private rejectWith(id: string | null, reason: RejectionCode, detail: string): IngestResult {
+  private rejectWith(
+    id: string | null,
+    reason: RejectionCode,
+    detail: string,
+  ): Exclude<IngestResult, { kind: 'skipped' }> {
     this.rejected.push({ id, reason });
     return { kind: 'rejected', id, reason, detail };
   }
