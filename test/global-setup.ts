@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -11,7 +12,10 @@ const TEST_ENV = {
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ranking',
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
-const TEMPLATE_DATABASE = 'ranking_test_template';
+const TEMPLATE_DATABASE = `ranking_test_template_${createHash('sha1')
+  .update(process.cwd())
+  .digest('hex')
+  .slice(0, 10)}`;
 const databaseUrlFor = (name: string): string => {
   const url = new URL(TEST_ENV.databaseUrl);
   url.pathname = `/${name}`;

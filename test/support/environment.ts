@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Where the integration tests find the real services (the same variables the system reads). */
 export const TEST_ENV = {
   kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
@@ -5,8 +7,16 @@ export const TEST_ENV = {
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
 
-/** The migrated template every suite's database is copied from (made once in global setup). */
-export const TEMPLATE_DATABASE = 'ranking_test_template';
+/**
+ * The migrated template every suite's database is copied from (made once in global setup).
+ * Named per checkout, so two checkouts (worktrees, CI clones) can run their tests at once
+ * against one PostgreSQL without dropping each other's template. Keep in step with
+ * test/global-setup.ts.
+ */
+export const TEMPLATE_DATABASE = `ranking_test_template_${createHash('sha1')
+  .update(process.cwd())
+  .digest('hex')
+  .slice(0, 10)}`;
 
 export function databaseUrlFor(name: string): string {
   const url = new URL(TEST_ENV.databaseUrl);
