@@ -65,13 +65,30 @@ async function bareConsumer(): Promise<number> {
   return s;
 }
 
-async function ratingService(): Promise<{ seconds: number; peakRssKb: number }> {
+/** CPU seconds (user + system) a process has used so far, from /proc (0 once it is gone). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function ratingService(): Promise<{
+  seconds: number;
+  peakRssKb: number;
+  serviceCpu: number;
+  databaseCpu: number;
+}> {
   await dropDatabase(databaseUrl);
   await ensureDatabase(databaseUrl);
   const db = createDataSource(databaseUrl, 'bench');
   await db.initialize();
   await migrate(db);
-  const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], {
+  // SERVICE_NODE_ARGS profiles the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
     stdio: 'ignore',
   });
@@ -87,13 +104,19 @@ async function ratingService(): Promise<{ seconds: number; peakRssKb: number }> 
     if (Number(rows[0]!.n) >= total) break;
   }
   const s = seconds(started);
+  // CPU time is what the run cost whatever else the machine was doing; wall time is not.
+  const serviceCpu = cpuSeconds(child.pid!);
+  const backends: { pid: number }[] = await db.query(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name <> 'bench'",
+  );
+  const databaseCpu = backends.reduce((sum, b) => sum + cpuSeconds(b.pid), 0);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   const forced = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(forced);
   await db.destroy();
-  return { seconds: s, peakRssKb: peak };
+  return { seconds: s, peakRssKb: peak, serviceCpu, databaseCpu };
 }
 
 await produceBacklog();
@@ -104,6 +127,12 @@ const rated = await ratingService();
 console.log(
   `rating service (start-up included): ${rated.seconds.toFixed(1)} s = ${rate(total, rated.seconds)}, ` +
     `ratio to bare ${(bare / rated.seconds).toFixed(3)}, peak RSS ${(rated.peakRssKb / 1024).toFixed(0)} MB`,
+);
+const perEvent = (cpu: number) => `${((cpu / total) * 1e6).toFixed(0)} µs/event`;
+console.log(
+  `CPU: service ${rated.serviceCpu.toFixed(1)} s (${perEvent(rated.serviceCpu)}), ` +
+    `PostgreSQL backends ${rated.databaseCpu.toFixed(1)} s (${perEvent(rated.databaseCpu)}); ` +
+    `load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
 );
 const admin = kafka.admin();
 await admin.connect();

@@ -4,6 +4,7 @@ import {
   createDataSource,
   exportLog,
   exportStandings,
+  MessageLog,
   type RawMessage,
   type Sql,
 } from '@ranking/persistence';
@@ -108,11 +109,12 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
   });
 
   it('dead-letters every rejected message unchanged, with its reason, through the outbox', async () => {
-    const rows: { reason: string; value: Buffer; headers: Record<string, string> }[] =
-      await db.query(
-        `SELECT headers->>'x-reject-reason' AS reason, value, headers FROM outbox WHERE topic = $1 ORDER BY id`,
-        [TOPICS.deadLetter],
-      );
+    const { messages: waiting } = await inTransaction((sql) =>
+      new MessageLog(sql).claimOutbox(1_000_000),
+    );
+    const rows = waiting
+      .filter((m) => m.topic === TOPICS.deadLetter)
+      .map((m) => ({ reason: m.headers['x-reject-reason'], value: Buffer.from(m.value) }));
     const rejected: { reason: string; offset: string }[] = await db.query(
       'SELECT reason, "offset" FROM rejected_messages ORDER BY id',
     );

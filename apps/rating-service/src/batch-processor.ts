@@ -13,7 +13,6 @@ import {
   type PlayerChange,
   type PlayerState,
   decodeRecord,
-  encodeRecord,
   ReplayEngine,
 } from '@ranking/rating';
 import {
@@ -172,10 +171,8 @@ export class BatchProcessor {
       const changed = [...fold.players.values()].filter((p) => loaded.players.get(p.id) !== p);
       await this.repo.upsertPlayers(fold.ladder.id, changed);
       const games = new Map<string, string>();
-      for (const record of fold.snapshot().games) {
-        const encoded = encodeRecord(record, fold.rules);
-        if (loaded.games.get(record.gameId) !== encoded) games.set(record.gameId, encoded);
-      }
+      for (const [gameId, encoded] of fold.encodedGames())
+        if (loaded.games.get(gameId) !== encoded) games.set(gameId, encoded);
       await this.repo.upsertGames(fold.ladder.id, games);
     }
     return { accepted, duplicates };
@@ -282,7 +279,7 @@ export class BatchProcessor {
     pending.outbox.push({
       topic: this.topics.ratingChanges,
       key: event.ladder,
-      value: Buffer.from(JSON.stringify(body)),
+      value: JSON.stringify(body),
       headers: { 'x-event-id': event.id },
     });
   }

@@ -6,12 +6,15 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { MessageLog } from '@ranking/persistence';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka, Message, Producer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { sqlOf } from './sql-of.js';
 import { DATA_SOURCE, KAFKA } from './tokens.js';
 
-const BATCH = 500;
+/** Outbox rows claimed per round (each holds one transaction's messages). */
+const ROWS = 20;
+/** Messages per produce request: keeps each partition's record batch well under the broker's limit. */
+const SEND_CHUNK = 1000;
 const IDLE_MS = 200;
 
 /**
@@ -58,7 +61,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       } catch (error) {
         this.logger.warn(`outbox relay failed, will retry: ${(error as Error).message}`);
       }
-      if (sent < BATCH && this.running) {
+      if (sent === 0 && this.running) {
         await new Promise<void>((resolve) => {
           this.wakeUp = resolve;
           setTimeout(resolve, IDLE_MS);
@@ -73,18 +76,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (!producer) return 0;
     return this.db.transaction(async (manager) => {
       const log = new MessageLog(sqlOf(manager));
-      const rows = await log.claimOutbox(BATCH);
+      const { rows, messages } = await log.claimOutbox(ROWS);
       if (rows.length === 0) return 0;
-      const byTopic = new Map<string, typeof rows>();
-      for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, messages]) => ({
-          topic,
-          messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-        })),
-      });
-      await log.deleteOutbox(rows.map((r) => r.id));
+      for (let from = 0; from < messages.length; from += SEND_CHUNK) {
+        const byTopic = new Map<string, Message[]>();
+        for (const m of messages.slice(from, from + SEND_CHUNK)) {
+          const list = byTopic.get(m.topic) ?? [];
+          list.push({ key: m.key, value: m.value, headers: m.headers });
+          byTopic.set(m.topic, list);
+        }
+        await producer.sendBatch({
+          acks: -1,
+          topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+        });
+      }
+      await log.deleteOutbox(rows);
       return rows.length;
     });
   }

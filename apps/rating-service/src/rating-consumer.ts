@@ -18,6 +18,7 @@ import { OutboxRelay } from './outbox-relay.js';
 import { sqlOf } from './sql-of.js';
 
 const MAX_BACKOFF_MS = 10_000;
+const PARTITIONS_IN_FLIGHT = 3;
 
 /**
  * Reads ladder events in batches and folds each partition's batch in one PostgreSQL
@@ -57,6 +58,9 @@ export class RatingConsumer implements OnApplicationBootstrap, OnApplicationShut
     });
     await consumer.run({
       eachBatchAutoResolve: false,
+      // Partitions hold disjoint ladders, so their transactions don't contend; running a few at
+      // once lets one batch's fold overlap another's database writes.
+      partitionsConsumedConcurrently: PARTITIONS_IN_FLIGHT,
       autoCommit: true,
       eachBatch: (payload) => this.onBatch(payload),
     });

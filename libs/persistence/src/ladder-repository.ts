@@ -2,7 +2,7 @@ import type { LadderEvent } from '@ranking/contracts';
 import type { PlayerChange, PlayerState } from '@ranking/rating';
 import {
   PLAYER_COLUMNS,
-  playerColumns,
+  playerRecords,
   playerFromRow,
   type PlayerRow,
   UPSERT_PLAYERS,
@@ -95,7 +95,7 @@ export class LadderRepository {
 
   async upsertPlayers(ladder: string, players: readonly PlayerState[]): Promise<void> {
     if (players.length === 0) return;
-    await this.sql.query(UPSERT_PLAYERS, [ladder, ...playerColumns(players)]);
+    await this.sql.query(UPSERT_PLAYERS, [ladder, playerRecords(players)]);
   }
 
   /** Encoded game records (see the rating core's game-record-codec) by game id. */
@@ -111,9 +111,10 @@ export class LadderRepository {
   async upsertGames(ladder: string, games: ReadonlyMap<string, string>): Promise<void> {
     if (games.size === 0) return;
     await this.sql.query(
-      `INSERT INTO ladder_games (ladder, game_id, record) SELECT $1, * FROM unnest($2::text[], $3::text[])
+      `INSERT INTO ladder_games (ladder, game_id, record)
+       SELECT $1, r.g, r.r FROM json_to_recordset($2::json) AS r(g text, r text)
        ON CONFLICT (ladder, game_id) DO UPDATE SET record = EXCLUDED.record`,
-      [ladder, [...games.keys()], [...games.values()]],
+      [ladder, JSON.stringify([...games].map(([g, r]) => ({ g, r })))],
     );
   }
 
@@ -139,17 +140,23 @@ export class LadderRepository {
     );
   }
 
+  // Bulk writes pass one JSON document and let PostgreSQL unpack it (json_to_recordset): a
+  // text[] of JSON strings costs an array literal with every quote escaped, both ways.
   async appendEvents(events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.sql.query(
       `INSERT INTO event_store (ladder, seq, event_id, type, payload)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[])`,
+       SELECT r.l, r.s, r.i, r.t, r.p FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, p jsonb)`,
       [
-        events.map((e) => e.ladder),
-        events.map((e) => e.seq),
-        events.map((e) => e.event.id),
-        events.map((e) => e.event.type),
-        events.map((e) => JSON.stringify(e.event)),
+        JSON.stringify(
+          events.map((e) => ({
+            l: e.ladder,
+            s: e.seq,
+            i: e.event.id,
+            t: e.event.type,
+            p: e.event,
+          })),
+        ),
       ],
     );
   }
@@ -158,18 +165,22 @@ export class LadderRepository {
     if (rows.length === 0) return;
     await this.sql.query(
       `INSERT INTO rating_history (ladder, player, seq, event_id, before, after, delta, result, why)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::float8[], $6::float8[],
-         $7::float8[], $8::text[], $9::jsonb[])`,
+       SELECT r.l, r.p, r.s, r.i, r.b, r.a, r.d, r.r, r.w
+       FROM json_to_recordset($1::json) AS r(l text, p text, s bigint, i text, b float8, a float8, d float8, r text, w jsonb)`,
       [
-        rows.map((r) => r.ladder),
-        rows.map((r) => r.change.player),
-        rows.map((r) => r.seq),
-        rows.map((r) => r.eventId),
-        rows.map((r) => r.change.before),
-        rows.map((r) => r.change.after),
-        rows.map((r) => r.change.delta),
-        rows.map((r) => r.change.result),
-        rows.map((r) => JSON.stringify(r.change.why)),
+        JSON.stringify(
+          rows.map((r) => ({
+            l: r.ladder,
+            p: r.change.player,
+            s: r.seq,
+            i: r.eventId,
+            b: r.change.before,
+            a: r.change.after,
+            d: r.change.delta,
+            r: r.change.result,
+            w: r.change.why,
+          })),
+        ),
       ],
     );
   }

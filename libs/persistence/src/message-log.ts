@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Sql } from './sql.js';
 
 /** A message as it came off a topic: kept byte for byte for the dead-letter topic. */
@@ -19,8 +20,41 @@ export interface RejectedMessage {
 export interface OutboxMessage {
   readonly topic: string;
   readonly key: string | null;
-  readonly value: Buffer;
+  /** A message body: text as built by the service, or raw bytes kept unchanged (dead letters). */
+  readonly value: string | Buffer;
   readonly headers: Record<string, string>;
+}
+
+/** One message inside an outbox bundle: `v` is UTF-8 text, `b` base64 for bytes that are not. */
+interface BundledMessage {
+  t: string;
+  k: string | null;
+  h: Record<string, string>;
+  v?: string;
+  b?: string;
+}
+
+function bundled(m: OutboxMessage): BundledMessage {
+  const base = { t: m.topic, k: m.key, h: m.headers };
+  if (typeof m.value === 'string') return { ...base, v: m.value };
+  return isUtf8(m.value)
+    ? { ...base, v: m.value.toString('utf8') }
+    : { ...base, b: m.value.toString('base64') };
+}
+
+function unbundled(m: BundledMessage): OutboxMessage {
+  return {
+    topic: m.t,
+    key: m.k,
+    headers: m.h,
+    value: m.b !== undefined ? Buffer.from(m.b, 'base64') : Buffer.from(m.v ?? '', 'utf8'),
+  };
+}
+
+/** Outbox messages claimed for publishing: the rows to delete once the broker acknowledged them. */
+export interface ClaimedOutbox {
+  readonly rows: string[];
+  readonly messages: OutboxMessage[];
 }
 
 /** Rejected messages and the transactional outbox (what is published after the transaction commits). */
@@ -46,39 +80,38 @@ export class MessageLog {
     );
   }
 
+  /** The transaction's messages as one outbox row, in order. */
   async enqueue(messages: readonly OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.sql.query(
-      `INSERT INTO outbox (topic, message_key, value, headers)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[])`,
-      [
-        messages.map((m) => m.topic),
-        messages.map((m) => m.key),
-        messages.map((m) => m.value),
-        messages.map((m) => JSON.stringify(m.headers)),
-      ],
-    );
+    await this.sql.query('INSERT INTO outbox (bundle) VALUES ($1::json)', [
+      JSON.stringify(messages.map(bundled)),
+    ]);
   }
 
-  /** The oldest waiting outbox messages, locked so that two relays never send the same row at once. */
-  async claimOutbox(limit: number): Promise<(OutboxMessage & { id: string })[]> {
+  /**
+   * The oldest waiting outbox rows, locked so that two relays never send the same row at
+   * once, expanded into their messages in order. Rows written one message per row (before
+   * bundles) are read too.
+   */
+  async claimOutbox(rowLimit: number): Promise<ClaimedOutbox> {
     const rows = await this.sql.query<{
       id: string;
-      topic: string;
+      topic: string | null;
       message_key: string | null;
-      value: Buffer;
+      value: Buffer | null;
       headers: Record<string, string>;
+      bundle: BundledMessage[] | null;
     }>(
-      'SELECT id, topic, message_key, value, headers FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-      [limit],
+      'SELECT id, topic, message_key, value, headers, bundle FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+      [rowLimit],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      topic: r.topic,
-      key: r.message_key,
-      value: r.value,
-      headers: r.headers,
-    }));
+    const messages: OutboxMessage[] = [];
+    for (const r of rows) {
+      if (r.bundle) for (const m of r.bundle) messages.push(unbundled(m));
+      else if (r.value && r.topic)
+        messages.push({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers });
+    }
+    return { rows: rows.map((r) => r.id), messages };
   }
 
   async deleteOutbox(ids: readonly string[]): Promise<void> {

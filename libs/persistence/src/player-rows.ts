@@ -47,35 +47,38 @@ export function playerFromRow(row: PlayerRow): PlayerState {
   };
 }
 
-/** Column arrays for one multi-row upsert through unnest (one statement for any number of players). */
-export function playerColumns(players: readonly PlayerState[]): unknown[] {
-  const json = (c: PeriodCounts) => JSON.stringify(c);
-  return [
-    players.map((p) => p.id),
-    players.map((p) => p.rating),
-    players.map((p) => p.games),
-    players.map((p) => p.wins),
-    players.map((p) => p.losses),
-    players.map((p) => p.draws),
-    players.map((p) => p.ratedGames),
-    players.map((p) => p.firstRatedAt),
-    players.map((p) => json(p.weekGames)),
-    players.map((p) => json(p.monthGames)),
-    players.map((p) => p.disconnects),
-    players.map((p) => p.cleanStreak),
-    players.map((p) => p.disconnectPenalties),
-    players.map((p) => p.level),
-    players.map((p) => p.territory),
-    players.map((p) => p.captures),
-    players.map((p) => json(p.dayCaptures)),
-  ];
+/** The players as one JSON document of rows keyed by column, for one multi-row upsert. */
+export function playerRecords(players: readonly PlayerState[]): string {
+  return JSON.stringify(
+    players.map((p) => ({
+      player: p.id,
+      rating: p.rating,
+      games: p.games,
+      wins: p.wins,
+      losses: p.losses,
+      draws: p.draws,
+      rated_games: p.ratedGames,
+      first_rated_at: p.firstRatedAt,
+      week_games: p.weekGames,
+      month_games: p.monthGames,
+      disconnects: p.disconnects,
+      clean_streak: p.cleanStreak,
+      disconnect_penalties: p.disconnectPenalties,
+      level: p.level,
+      territory: p.territory,
+      captures: p.captures,
+      day_captures: p.dayCaptures,
+    })),
+  );
 }
 
+/** Upserts the ladder's ($1) players given as `playerRecords` ($2): one statement for any number. */
 export const UPSERT_PLAYERS = `
   INSERT INTO ladder_players (ladder, ${PLAYER_COLUMNS})
-  SELECT $1, * FROM unnest($2::text[], $3::float8[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[],
-    $9::bigint[], $10::jsonb[], $11::jsonb[], $12::int[], $13::int[], $14::int[], $15::int[], $16::bool[],
-    $17::int[], $18::jsonb[])
+  SELECT $1, ${PLAYER_COLUMNS} FROM json_to_recordset($2::json) AS r(player text, rating float8,
+    games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games jsonb,
+    month_games jsonb, disconnects int, clean_streak int, disconnect_penalties int, level int,
+    territory bool, captures int, day_captures jsonb)
   ON CONFLICT (ladder, player) DO UPDATE SET
     rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, losses = EXCLUDED.losses,
     draws = EXCLUDED.draws, rated_games = EXCLUDED.rated_games, first_rated_at = EXCLUDED.first_rated_at,

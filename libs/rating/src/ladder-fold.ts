@@ -86,6 +86,11 @@ export class LadderFold {
     };
   }
 
+  /** The game records as kept (encoded), by game id: what a store writes without re-encoding. */
+  encodedGames(): ReadonlyMap<string, string> {
+    return this.games;
+  }
+
   static restore(ladder: LadderConfig, snapshot: LadderSnapshot): LadderFold {
     const fold = new LadderFold(ladder);
     for (const p of snapshot.players) fold.players.set(p.id, p);
