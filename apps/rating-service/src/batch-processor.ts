@@ -30,7 +30,7 @@ import {
 /** Rating changes of one event: one message each, or a summary when a close moved many players. */
 export const RATING_CHANGES_SUMMARY_OVER = 100;
 /** Players read per page when a close touches the whole ladder. */
-export const CLOSE_PAGE = 5000;
+export const CLOSE_PAGE = 20_000;
 
 export interface BatchResult {
   readonly accepted: number;
@@ -231,7 +231,12 @@ export class BatchProcessor {
     const probe = new LadderFold(ladder);
     const window = probe.calendar.window(event.period, event.key);
     const acts = probe.rules.closePeriod !== undefined && probe.rules.closes.includes(event.period);
-    const changes: PlayerChange[] = [];
+    // History rows keep log order (their ids): what the batch folded so far goes first, then
+    // the close's rows page by page, so a close of a million players never sits in memory.
+    await this.repo.appendHistory(pending.history);
+    pending.history = [];
+    const shown: PlayerChange[] = [];
+    let moved = 0;
     let after: string | null = null;
     while (acts) {
       const page = await this.repo.playersAfter(ladder.id, after, CLOSE_PAGE);
@@ -245,15 +250,21 @@ export class BatchProcessor {
         accepted: 0,
       });
       const outcome = fold.close(window);
-      if (outcome.status === 'applied') changes.push(...outcome.changes);
+      const changes = outcome.status === 'applied' ? outcome.changes : [];
       await this.repo.upsertPlayers(
         ladder.id,
         page.map((p) => fold.players.get(p.id)!).filter((p, i) => p !== page[i]),
       );
+      await this.repo.appendHistory(
+        changes.map((change) => ({ ladder: ladder.id, seq, eventId: event.id, change })),
+      );
+      moved += changes.length;
+      for (const change of changes)
+        if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(change);
     }
     await this.repo.markClosed(ladder.id, event.period, event.key, seq);
     if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
-    this.recordChanges(event, seq, changes, pending);
+    this.publishChanges(event, seq, shown, moved, pending);
   }
 
   private recordChanges(
@@ -264,15 +275,26 @@ export class BatchProcessor {
   ): void {
     for (const change of changes)
       pending.history.push({ ladder: event.ladder, seq, eventId: event.id, change });
+    this.publishChanges(event, seq, changes, changes.length, pending);
+  }
+
+  /** The rating-changes message of one event: its changes, or a summary when it moved many. */
+  private publishChanges(
+    event: LadderEvent,
+    seq: number,
+    changes: readonly PlayerChange[],
+    moved: number,
+    pending: Pending,
+  ): void {
     const body =
-      changes.length > RATING_CHANGES_SUMMARY_OVER
+      moved > RATING_CHANGES_SUMMARY_OVER
         ? {
             eventId: event.id,
             ladder: event.ladder,
             seq,
             type: event.type,
             summary: true,
-            moved: changes.length,
+            moved,
             ...(event.type === 'period.closed' ? { period: event.period, key: event.key } : {}),
           }
         : { eventId: event.id, ladder: event.ladder, seq, type: event.type, changes };

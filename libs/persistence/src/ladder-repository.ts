@@ -87,8 +87,10 @@ export class LadderRepository {
   async playersAfter(ladder: string, after: string | null, limit: number): Promise<PlayerState[]> {
     const rows = await this.sql.query<PlayerRow>(
       `SELECT ${PLAYER_COLUMNS} FROM ladder_players
-       WHERE ladder = $1 AND ($2::text IS NULL OR player > $2) ORDER BY player LIMIT $3`,
-      [ladder, after, limit],
+       WHERE ladder = $1 AND player > $2 ORDER BY player LIMIT $3`,
+      // '' sorts before every id (ids have at least one character); a plain bound keeps the
+      // primary key's order usable, where `$2 IS NULL OR …` made every page a sort of the ladder.
+      [ladder, after ?? '', limit],
     );
     return rows.map(playerFromRow);
   }
