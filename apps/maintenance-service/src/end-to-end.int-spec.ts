@@ -44,7 +44,11 @@ describe('maintenance and rating services end to end (real Kafka and PostgreSQL)
 
   const cli = async (...args: string[]) =>
     run(process.execPath, ['bin/ranking.js', ...args], {
-      env: { ...process.env, DATABASE_URL: scenario.databaseUrl },
+      env: {
+        ...process.env,
+        DATABASE_URL: scenario.databaseUrl,
+        KAFKA_TOPIC_PREFIX: scenario.world.prefix,
+      },
     });
   const tickers = () => instances.map((app) => app.get(PeriodTicker));
 
@@ -163,6 +167,30 @@ describe('maintenance and rating services end to end (real Kafka and PostgreSQL)
       await waitFor(() => scenario.world.drained(), { timeout: 60_000, what: 'the repeats' });
       await cli('export', '--standings', live!);
       expect((await read(live!)).ladders).toEqual(state);
+
+      // `ranking rebuild-counters` re-derives the maintenance state from the event store.
+      await waitFor(() => scenario.maintenanceDrained(), { what: 'the maintenance consumers' });
+      for (const app of instances.splice(0)) await app.close();
+      const maintenanceState = async () => ({
+        counters: await scenario.world.db.query(
+          'SELECT * FROM disconnect_counters ORDER BY ladder, player',
+        ),
+        counted: await scenario.world.db.query('SELECT count(*) AS n FROM disconnect_games'),
+        clocks: await scenario.world.db.query(
+          'SELECT * FROM maintenance_clocks ORDER BY ladder, period',
+        ),
+        offsets: await scenario.world.db.query(
+          "SELECT partition, next_offset FROM consumer_offsets WHERE consumer = 'maintenance-service' ORDER BY partition",
+        ),
+      });
+      const before = await maintenanceState();
+      expect(before.counters.length).toBe(5);
+      await scenario.world.db.query(
+        "TRUNCATE disconnect_counters, disconnect_games, maintenance_clocks; DELETE FROM consumer_offsets WHERE consumer = 'maintenance-service'",
+      );
+      await cli('rebuild-counters');
+      expect(await maintenanceState()).toEqual(before);
+      expect(await scenario.outboxEmpty()).toBe(true);
     } finally {
       await rating.stop();
     }

@@ -12,3 +12,4 @@ export * from './disconnect-counter-store.js';
 export * from './maintenance-outbox.js';
 export * from './transient-error.js';
 export * from './sql-of.js';
+export * from './checkpoint-copy.js';

@@ -24,3 +24,4 @@ export { igameExpected, igameK, igameRating, tierCrossing } from './rules/igame-
 export { bracketOf, levelFromScore } from './rules/xinbo-points.js';
 export * from './close-schedule.js';
 export * from './disconnect-tally.js';
+export * from './maintenance-ledger.js';
