@@ -36,12 +36,13 @@ export class MaintenanceScenario {
     await reader.connect();
     await reader.subscribe({ topic: this.world.topics.ladderEvents, fromBeginning: true });
     await reader.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: ({ message }) => {
         try {
           this.published.push(JSON.parse(message.value?.toString() ?? 'null') as LadderEvent);
         } catch {
           // bad lines are the rating service's concern
         }
+        return Promise.resolve();
       },
     });
     this.reader = reader;

@@ -34,7 +34,10 @@ export class MaintenanceLedger {
     if (clock && event.type === 'period.closed') clock.lastClose = Math.max(clock.lastClose, at);
     if (event.type === 'game.finished' && RULE_SETS[ladder.ruleSet].countsDisconnects) {
       let counters = this.counters.get(ladder.id);
-      if (!counters) this.counters.set(ladder.id, (counters = new Map()));
+      if (!counters) {
+        counters = new Map<string, DisconnectCounter>();
+        this.counters.set(ladder.id, counters);
+      }
       this.counted.push({ ladder: ladder.id, eventId: event.id });
       this.penalties.push(...tallyDisconnects(ladder, event, counters));
     }
