@@ -4,3 +4,4 @@ export * from './test-database.js';
 export * from './wait-for.js';
 export * from './service-process.js';
 export * from './rating-scenario.js';
+export * from './maintenance-scenario.js';

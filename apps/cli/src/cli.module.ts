@@ -3,6 +3,7 @@ import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
 import { RebuildCommand } from './commands/rebuild.command.js';
+import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
 
@@ -14,6 +15,7 @@ import { SetupCommand } from './commands/setup.command.js';
     ExportCommand,
     CorrectCommand,
     RebuildCommand,
+    RebuildCountersCommand,
   ],
 })
 export class CliModule {}

@@ -45,6 +45,27 @@ export class Environment {
   @Max(65535, { message: PORT })
   HTTP_PORT = 3000;
 
+  /** The maintenance service's HTTP port (health, next closes). */
+  @Transform(integer)
+  @IsInt({ message: PORT })
+  @Min(1, { message: PORT })
+  @Max(65535, { message: PORT })
+  MAINTENANCE_HTTP_PORT = 3001;
+
+  /** Seconds after a period's close before it is published, so games finished before it arrive first. */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of seconds (0-86400)' })
+  @Min(0, { message: 'must be a whole number of seconds (0-86400)' })
+  @Max(86400, { message: 'must be a whole number of seconds (0-86400)' })
+  MAINTENANCE_GRACE_SECONDS = 120;
+
+  /** How often the maintenance clock looks for due closes, in milliseconds. */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (10-60000)' })
+  @Min(10, { message: 'must be a whole number of milliseconds (10-60000)' })
+  @Max(60000, { message: 'must be a whole number of milliseconds (10-60000)' })
+  MAINTENANCE_TICK_MS = 1000;
+
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,100}$/, {

@@ -22,3 +22,6 @@ export { qqPointsDelta, qqPointsTitle } from './rules/qq-points.js';
 export { qqEloK, qqEloTitle } from './rules/qq-elo.js';
 export { igameExpected, igameK, igameRating, tierCrossing } from './rules/igame-elo.js';
 export { bracketOf, levelFromScore } from './rules/xinbo-points.js';
+export * from './close-schedule.js';
+export * from './disconnect-tally.js';
+export * from './maintenance-ledger.js';

@@ -1,0 +1,125 @@
+import { type GameFinished, type LadderEvent, parseEvent } from '@ranking/contracts';
+import {
+  ClockStore,
+  type CounterRow,
+  DisconnectCounterStore,
+  MaintenanceOutbox,
+  OffsetStore,
+  type RawMessage,
+  type Sql,
+} from '@ranking/persistence';
+import {
+  eventInstant,
+  type LadderConfig,
+  LadderFold,
+  openingWindows,
+  PeriodCalendar,
+  RULE_SETS,
+  tallyDisconnects,
+} from '@ranking/rating';
+
+/** The consumer name under which the maintenance service keeps its checkpoints. */
+export const MAINTENANCE_CONSUMER = 'maintenance-service';
+
+export interface MaintenanceBatchResult {
+  readonly clocksStarted: number;
+  readonly gamesCounted: number;
+  readonly penalties: number;
+  readonly skipped: number;
+}
+
+/**
+ * Whether the rating service will accept the event (so it may start the ladder's clock). A
+ * correction is never a ladder's first accepted event (it needs a known game): it is passed over.
+ */
+function startsClock(ladder: LadderConfig, event: LadderEvent): boolean {
+  switch (event.type) {
+    case 'game.finished':
+      return new LadderFold(ladder).rejectionOf(event) === null;
+    case 'game.corrected':
+      return false;
+    case 'period.closed':
+    case 'player.penalized':
+      return true;
+  }
+}
+
+/**
+ * One partition's batch in one transaction, as the rating service does it: messages below the
+ * stored checkpoint change nothing; the rest start ladder clocks and move disconnect counters;
+ * penalties go to the outbox; the checkpoint moves past the batch in the same transaction.
+ */
+export async function handleMaintenanceBatch(
+  sql: Sql,
+  ladders: ReadonlyMap<string, LadderConfig>,
+  topic: string,
+  partition: number,
+  messages: readonly RawMessage[],
+): Promise<MaintenanceBatchResult & { nextOffset: bigint | null }> {
+  const offsets = new OffsetStore(sql);
+  const stored = await offsets.lock(MAINTENANCE_CONSUMER, topic, partition);
+  const fresh = messages.filter((m) => stored === null || BigInt(m.offset) >= stored);
+  const nothing = { clocksStarted: 0, gamesCounted: 0, penalties: 0 };
+  if (fresh.length === 0) return { ...nothing, skipped: messages.length, nextOffset: stored };
+
+  const starts = new Map<string, number>();
+  const games = new Map<string, GameFinished[]>();
+  for (const message of fresh) {
+    // Bad messages are the rating service's to reject and dead-letter; here they count for nothing.
+    if (!message.value) continue;
+    const parsed = parseEvent(message.value);
+    if (!parsed.ok) continue;
+    const event = parsed.event;
+    const ladder = ladders.get(event.ladder);
+    if (!ladder || !startsClock(ladder, event)) continue;
+    if (!starts.has(ladder.id))
+      starts.set(ladder.id, eventInstant(event, PeriodCalendar.of(ladder.timezone)));
+    if (event.type === 'game.finished' && RULE_SETS[ladder.ruleSet].countsDisconnects)
+      games.set(ladder.id, [...(games.get(ladder.id) ?? []), event]);
+  }
+
+  await new ClockStore(sql).start(
+    [...starts].flatMap(([id, at]) => {
+      const ladder = ladders.get(id)!;
+      return openingWindows(RULE_SETS[ladder.ruleSet], PeriodCalendar.of(ladder.timezone), at).map(
+        (w) => ({ ladder: id, period: w.period, key: w.key, closesAt: w.closesAt }),
+      );
+    }),
+  );
+
+  const store = new DisconnectCounterStore(sql);
+  const outbox = new MaintenanceOutbox(sql);
+  let gamesCounted = 0;
+  let penalties = 0;
+  for (const [id, ladderGames] of games) {
+    const ladder = ladders.get(id)!;
+    // A repeated id (a game sent twice) counts once, as the rating service applies it once.
+    const uncounted = await store.markCounted(
+      id,
+      ladderGames.map((g) => g.id),
+    );
+    const counting = ladderGames.filter((g) => uncounted.delete(g.id));
+    if (counting.length === 0) continue;
+    const players = [...new Set(counting.flatMap((g) => g.players.map((p) => p.id)))];
+    const counters = await store.load(id, players);
+    const decided = counting.flatMap((g) => tallyDisconnects(ladder, g, counters));
+    const rows: CounterRow[] = players.flatMap((player) => {
+      const c = counters.get(player);
+      return c ? [{ ladder: id, player, ...c }] : [];
+    });
+    await store.save(rows);
+    await outbox.enqueue(decided.map((e) => ({ topic, key: id, value: JSON.stringify(e) })));
+    gamesCounted += counting.length;
+    penalties += decided.length;
+  }
+
+  const nextOffset = BigInt(fresh[fresh.length - 1]!.offset) + 1n;
+  await offsets.save(MAINTENANCE_CONSUMER, topic, partition, nextOffset);
+  return {
+    clocksStarted: starts.size,
+    gamesCounted,
+    penalties,
+    skipped: messages.length - fresh.length,
+    nextOffset,
+  };
+}

@@ -1,0 +1,81 @@
+import type { GameFinished, PlayerPenalized } from '@ranking/contracts';
+import {
+  countDisconnect,
+  type DisconnectCounter,
+  disconnectPenaltyId,
+  DISCONNECT_PENALTY,
+} from './disconnect-policy.js';
+import { decideGame } from './game-decision.js';
+import type { LadderConfig } from './ladder-config.js';
+import { PeriodCalendar } from './period-clock.js';
+import { newPlayer } from './player-state.js';
+import { RULE_SETS } from './rule-sets.js';
+
+export const NO_DISCONNECTS: DisconnectCounter = { count: 0, streak: 0, penalties: 0 };
+
+/** One player's report in a game that moves disconnect counters. */
+export interface DisconnectReport {
+  readonly player: string;
+  readonly disconnected: boolean;
+}
+
+/**
+ * The players whose disconnect counter a finished game moves, as the fold decides it: none
+ * when the ladder keeps no counter or the game is rejected, void or not scored. The only
+ * rule set with the counter (igame-elo) rejects and voids from the event alone, so the
+ * decision runs on fresh players and needs no ladder state.
+ */
+export function disconnectReports(ladder: LadderConfig, event: GameFinished): DisconnectReport[] {
+  const rules = RULE_SETS[ladder.ruleSet];
+  if (!rules.countsDisconnects) return [];
+  const before = event.players.map((p) => newPlayer(p.id, ladder));
+  const time = {
+    finishedAt: Date.parse(event.finishedAt),
+    calendar: PeriodCalendar.of(ladder.timezone),
+  };
+  const outcome = decideGame(ladder, rules, event, before, time);
+  if (outcome.status !== 'applied') return [];
+  return event.players.map((p) => ({ player: p.id, disconnected: p.disconnected === true }));
+}
+
+/** The `player.penalized` a counter reaching the limit triggers, stamped with the game's time. */
+export function disconnectPenaltyEvent(
+  ladder: string,
+  player: string,
+  ordinal: number,
+  at: string,
+): PlayerPenalized {
+  return {
+    id: disconnectPenaltyId(ladder, player, ordinal),
+    type: 'player.penalized',
+    ladder,
+    player,
+    points: DISCONNECT_PENALTY,
+    reason: 'disconnects',
+    at,
+  };
+}
+
+/**
+ * Folds one finished game into the counters of its players (a map the caller owns) and
+ * returns the penalties it triggers, in the game's player order.
+ */
+export function tallyDisconnects(
+  ladder: LadderConfig,
+  event: GameFinished,
+  counters: Map<string, DisconnectCounter>,
+): PlayerPenalized[] {
+  const penalties: PlayerPenalized[] = [];
+  for (const report of disconnectReports(ladder, event)) {
+    const step = countDisconnect(
+      counters.get(report.player) ?? NO_DISCONNECTS,
+      report.disconnected,
+    );
+    counters.set(report.player, step.counter);
+    if (step.penaltyOrdinal !== null)
+      penalties.push(
+        disconnectPenaltyEvent(ladder.id, report.player, step.penaltyOrdinal, event.finishedAt),
+      );
+  }
+  return penalties;
+}
