@@ -1,9 +1,5 @@
 import type { GameCorrected, GameFinished, LadderEvent } from '@ranking/contracts';
-import {
-  checkTournamentConfig,
-  type TournamentConfig,
-  tournamentView,
-} from '@ranking/tournament';
+import { checkTournamentConfig, type TournamentConfig, tournamentView } from '@ranking/tournament';
 import { SeededRandom } from './seeded-random.js';
 
 /** One game of a match from the first-named player's side: a (first wins), b (second wins), d (drawn). */

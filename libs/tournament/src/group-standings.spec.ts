@@ -6,19 +6,33 @@ const m = (a: string, b: string, wa: number, wb: number): FinishedMatch => ({
   players: [a, b],
   wins: [wa, wb],
 });
-type Line = [player: string, position: number, matchPoints: number, smallPoints: number, tiedWith: string[]];
+type Line = [
+  player: string,
+  position: number,
+  matchPoints: number,
+  smallPoints: number,
+  tiedWith: string[],
+];
 const lines = (rows: StandingRow[]): Line[] =>
   rows.map((r) => [r.player, r.position, r.matchPoints, r.smallPoints, [...r.tiedWith]]);
 
 describe('group standings', () => {
   it("reproduces the seed's examples: 3:0 gives small points 3, 1:3 gives -2, 2:2 gives 0", () => {
-    const rows = rankGroup(['w', 'x', 'y', 'z'], [m('w', 'x', 3, 0), m('y', 'w', 3, 1), m('x', 'z', 2, 2)]);
+    const rows = rankGroup(
+      ['w', 'x', 'y', 'z'],
+      [m('w', 'x', 3, 0), m('y', 'w', 3, 1), m('x', 'z', 2, 2)],
+    );
     const by = new Map(rows.map((r) => [r.player, r]));
     expect(by.get('x')).toMatchObject({ smallPoints: -3 + 0, matchPoints: 0.5, drawn: 1, lost: 1 });
     expect(by.get('z')).toMatchObject({ smallPoints: 0, matchPoints: 0.5, played: 1 });
     expect(by.get('y')).toMatchObject({ smallPoints: 2, matchPoints: 1, won: 1 });
     // w: 3:0 (+3) and 1:3 (-2)
-    expect(by.get('w')).toMatchObject({ smallPoints: 1, gamesWon: 4, gamesLost: 3, matchPoints: 1 });
+    expect(by.get('w')).toMatchObject({
+      smallPoints: 1,
+      gamesWon: 4,
+      gamesLost: 3,
+      matchPoints: 1,
+    });
   });
 
   it('orders by match points, then small points', () => {

@@ -50,7 +50,10 @@ describe('a match', () => {
     const score = scoreMatch(PAIR, played);
     expect(score).toMatchObject({ wins: [0, 3], winner: 'bo', noShow: 'ann' });
     expect(score.counted).toEqual([played[2]!.gameId]);
-    expect(score.uncounted.map((u) => u.why)).toEqual(['replaced-by-no-show', 'replaced-by-no-show']);
+    expect(score.uncounted.map((u) => u.why)).toEqual([
+      'replaced-by-no-show',
+      'replaced-by-no-show',
+    ]);
   });
 
   it('given a match already decided, then a later no-show changes nothing', () => {

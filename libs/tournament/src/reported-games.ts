@@ -9,11 +9,7 @@ import type { TournamentConfig } from './tournament-config.js';
 
 /** Why an event that names this tournament does not count (listed, never thrown). */
 export type IgnoreReason =
-  | 'unknown-group'
-  | 'wrong-ladder'
-  | 'wrong-player-count'
-  | 'not-in-group'
-  | 'inconsistent-result';
+  'unknown-group' | 'wrong-ladder' | 'wrong-player-count' | 'not-in-group' | 'inconsistent-result';
 
 export interface IgnoredEvent {
   readonly eventId: string;

@@ -36,7 +36,8 @@ const LADDER_ID = TOURNAMENT_ID;
 const DEFAULT_PER_GROUP = 2;
 const DEFAULT_PLAYOFF_GROUP = 'playoff';
 
-const isName = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 128;
+const isName = (v: unknown): v is string =>
+  typeof v === 'string' && v.length >= 1 && v.length <= 128;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -107,11 +108,16 @@ export function checkTournamentConfig(
     if ((perGroup as number) + 1 > smallest)
       fail('advancement.playoff', 'needs every group to have a player after the qualifiers');
     if (groups.length < 2) fail('advancement.playoff', 'needs at least two groups');
-    if (!Number.isInteger(p.places) || (p.places as number) < 1 || (p.places as number) >= groups.length)
+    if (
+      !Number.isInteger(p.places) ||
+      (p.places as number) < 1 ||
+      (p.places as number) >= groups.length
+    )
       fail('advancement.playoff.places', `must be a whole number from 1 to ${groups.length - 1}`);
     playoff = {
       group: group as string,
-      ladder: p.ladder === undefined ? defaultLadder : ladder('advancement.playoff.ladder', p.ladder),
+      ladder:
+        p.ladder === undefined ? defaultLadder : ladder('advancement.playoff.ladder', p.ladder),
       places: p.places as number,
     };
   }

@@ -132,7 +132,9 @@ function roundRobin(
     const key = pairKey(g.players[0], g.players[1]);
     byPair.set(key, [...(byPair.get(key) ?? []), g]);
   }
-  const matches = pairings(players).map((pair) => matchView(pair, byPair.get(pairKey(...pair)) ?? []));
+  const matches = pairings(players).map((pair) =>
+    matchView(pair, byPair.get(pairKey(...pair)) ?? []),
+  );
   const inGroup = new Set(pairings(players).map((pair) => pairKey(...pair)));
   const strays = games.filter((g) => !inGroup.has(pairKey(g.players[0], g.players[1])));
   const finished: FinishedMatch[] = matches
