@@ -1,5 +1,10 @@
 import type { GameCorrected, GameFinished, LadderEvent } from '@ranking/contracts';
-import { checkTournamentConfig, type TournamentConfig, tournamentView } from '@ranking/tournament';
+import {
+  checkTournamentConfig,
+  scoreMatch,
+  type TournamentConfig,
+  tournamentView,
+} from '@ranking/tournament';
 import { SeededRandom } from './seeded-random.js';
 
 /** One game of a match from the first-named player's side: a (first wins), b (second wins), d (drawn). */
@@ -148,6 +153,17 @@ export function tournamentConfigFor(shape: TournamentShape): TournamentConfig {
   });
 }
 
+/** Whether a match with these games (marks from the first player's side) is over. */
+const decided = (marks: string): boolean =>
+  scoreMatch(
+    ['a', 'b'],
+    [...marks].map((m, i) => ({
+      gameId: String(i),
+      winner: m === 'd' ? null : m,
+      noShow: false,
+    })),
+  ).status === 'finished';
+
 export interface TournamentGenerationOptions {
   readonly seed: number;
   readonly config: TournamentConfig;
@@ -198,11 +214,20 @@ export function generateTournament(options: TournamentGenerationOptions): Ladder
           script.noShow(group, present, absent);
           return;
         }
-        const games = script.play(group, a, b, matchMarks(a, b));
+        const marks = matchMarks(a, b);
+        const games = script.play(group, a, b, marks);
         const first = games[0];
         if (first && rnd.chance(options.correctionShare ?? 0.02)) {
-          if (rnd.chance(0.5)) script.void(first.gameId);
+          // An adjudication of the first game; the players then play on until the match is decided.
+          const voided = rnd.chance(0.5);
+          if (voided) script.void(first.gameId);
           else script.correct(first.gameId, a);
+          let live = (voided ? '' : 'a') + marks.slice(1);
+          while (!decided(live)) {
+            const mark = markFor(a, b);
+            script.play(group, a, b, mark);
+            live += mark;
+          }
         }
       }),
     );
