@@ -7,3 +7,4 @@ export * from './ladder-repository.js';
 export * from './message-log.js';
 export * from './offset-store.js';
 export * from './ladder-export.js';
+export * from './tournament-games.js';

@@ -1,5 +1,10 @@
 import { EventStore1764400000000 } from './1764400000000-event-store.js';
 import { LadderState1764500000000 } from './1764500000000-ladder-state.js';
+import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
-export const MIGRATIONS = [EventStore1764400000000, LadderState1764500000000];
+export const MIGRATIONS = [
+  EventStore1764400000000,
+  LadderState1764500000000,
+  TournamentGames1764800000000,
+];
