@@ -7,7 +7,7 @@ import {
   TournamentGames,
 } from '@ranking/persistence';
 import { createTestDatabase } from '@ranking/testing';
-import { checkTournamentConfig, tournamentView } from '@ranking/tournament';
+import { checkTournamentConfig, tournamentLadders, tournamentView } from '@ranking/tournament';
 import type { DataSource } from 'typeorm';
 
 // The reader against a real, migrated database: one tournament's games and their corrections,
@@ -90,8 +90,7 @@ describe('TournamentGames (real PostgreSQL)', () => {
   });
 
   it('reads exactly the tournament games and their later corrections, in log order', async () => {
-    const ladders = ['qq-gomoku', 'qq-gomoku-swap3'];
-    const loaded = await new TournamentGames(db).load('store-cup', ladders);
+    const loaded = await new TournamentGames(db).load(config.id, tournamentLadders(config));
     const expected = asStored(log)
       .filter(({ event }) => {
         if (event.type === 'game.finished') return event.context?.match?.tournament === 'store-cup';

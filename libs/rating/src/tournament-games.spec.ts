@@ -33,7 +33,7 @@ function game(
       { id: 'alice', result: 'win', side: 'black', first: true },
       { id: 'bob', result: 'loss', side: 'white', first: false },
     ],
-  } as LadderEvent;
+  };
 }
 
 const match = { tournament: 'spring-cup', group: 'g1', match: 'g1-alice-bob' };

@@ -120,7 +120,7 @@ export function foldReportedGames(
     const replaced = game.players.map((id) => byId.get(id));
     const outcome =
       players.length === 2 && replaced.every((p) => p !== undefined)
-        ? outcomeOf(replaced as PlayerReport[])
+        ? outcomeOf(replaced)
         : ({ ok: false } as const);
     if (!outcome.ok || (game.noShow && outcome.winner === null)) {
       ignored.push({ eventId: event.id, gameId: event.gameId, reason: 'inconsistent-result' });

@@ -1,4 +1,8 @@
-import { checkTournamentConfig, checkTournamentConfigs } from './tournament-config.js';
+import {
+  checkTournamentConfig,
+  checkTournamentConfigs,
+  tournamentLadders,
+} from './tournament-config.js';
 
 const valid = {
   id: 'spring-cup',
@@ -23,6 +27,13 @@ describe('tournament configuration', () => {
       ],
       advancement: { perGroup: 2, playoff: { group: 'po', ladder: 'qq-gomoku', places: 1 } },
     });
+  });
+
+  it('names every ladder its games are played on', () => {
+    expect(tournamentLadders(checkTournamentConfig(valid))).toEqual([
+      'qq-gomoku',
+      'qq-gomoku-free',
+    ]);
   });
 
   it('defaults to the top two per group and no play-off group', () => {

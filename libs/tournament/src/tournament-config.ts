@@ -144,3 +144,10 @@ export function checkTournamentConfigs(
   }
   return tournaments;
 }
+
+/** Every ladder the tournament's games are played on (what the event store reader needs). */
+export function tournamentLadders(config: TournamentConfig): string[] {
+  const ladders = [config.ladder, ...config.groups.map((g) => g.ladder)];
+  if (config.advancement.playoff) ladders.push(config.advancement.playoff.ladder);
+  return [...new Set(ladders)].sort();
+}
