@@ -241,6 +241,16 @@ describe('a full group stage with the third-place play-off', () => {
     expect(early.complete).toBe(false);
   });
 
+  it('ignores a play-off game of a player who is not an entrant', () => {
+    const extra = new TournamentScript(config, '2026-03-27T18:00:00+08:00');
+    const [stray] = extra.play('po', 'a1', 'a4', 'a');
+    const withStray = tournamentView(config, [...script.events, ...extra.events]);
+    expect(withStray.ignored).toEqual([
+      { eventId: stray!.id, gameId: stray!.gameId, reason: 'not-in-group' },
+    ]);
+    expect(withStray.playoff?.standings).toEqual(view.playoff?.standings);
+  });
+
   it('is the same whether the log is read once or with every event repeated', () => {
     const doubled = script.events.flatMap((e) => [e, e]);
     expect(tournamentView(config, doubled)).toEqual(view);
@@ -276,6 +286,46 @@ describe('a tournament under way', () => {
     ]);
     expect(view.advancement.playoffNeeded.map((q) => q.player)).toEqual(['a1', 'a2', 'a3']);
     expect(view.playoff?.players).toBeNull();
+  });
+
+  it('leaves a circular tie in the play-off group for a play-off of its own', () => {
+    const small = checkTournamentConfig({
+      id: 'small-cup',
+      ladder: 'qq-gomoku',
+      groups: [
+        { id: 'g1', players: ['a', 'b', 'c'] },
+        { id: 'g2', players: ['d', 'e', 'f'] },
+        { id: 'g3', players: ['g', 'h', 'i'] },
+      ],
+      advancement: { perGroup: 1, playoff: { group: 'po', places: 1 } },
+    });
+    const script = new TournamentScript(small);
+    for (const [group, [x, y, z]] of [
+      ['g1', ['a', 'b', 'c']],
+      ['g2', ['d', 'e', 'f']],
+      ['g3', ['g', 'h', 'i']],
+    ] as const) {
+      script.play(group, x, y, 'aaa');
+      script.play(group, x, z, 'aaa');
+      script.play(group, y, z, 'aaa');
+    }
+    // b > e 3:1, e > h 3:1, h > b 3:1: each 1 point and 0 small points.
+    script.play('po', 'b', 'e', 'abaa');
+    script.play('po', 'e', 'h', 'abaa');
+    script.play('po', 'h', 'b', 'abaa');
+    const view = tournamentView(small, script.events);
+    expect(view.playoff?.players).toEqual(['b', 'e', 'h']);
+    expect(table(view.playoff!)).toEqual([
+      ['b', 1, 1, 0, 'playoff-needed'],
+      ['e', 1, 1, 0, 'playoff-needed'],
+      ['h', 1, 1, 0, 'playoff-needed'],
+    ]);
+    expect(view.advancement.qualified.map((q) => q.player)).toEqual(['a', 'd', 'g']);
+    expect(view.advancement.playoffNeeded.map((q) => `${q.group}:${q.player}`)).toEqual([
+      'po:b',
+      'po:e',
+      'po:h',
+    ]);
   });
 
   it('lists events that name the tournament but cannot count, and passes other events by', () => {
