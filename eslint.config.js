@@ -53,8 +53,8 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['libs/rating/**/*.ts'],
+  ...['rating', 'tournament'].map((core) => ({
+    files: [`libs/${core}/**/*.ts`],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
@@ -63,21 +63,21 @@ export default tseslint.config(
           patterns: [
             {
               group: infrastructure,
-              message: 'The rating core is pure: no framework, IO or node: imports.',
+              message: `The ${core} core is pure: no framework, IO or node: imports.`,
             },
             {
               group: ['@ranking/*', '!@ranking/contracts'],
-              message: 'The rating core imports nothing of ours but the contract.',
+              message: `The ${core} core imports nothing of ours but the contract.`,
             },
             { group: ['../../*'], message: 'Import libraries through their @ranking/* alias.' },
           ],
         },
       ],
     },
-  },
+  })),
   {
     files: ['libs/**/*.ts'],
-    ignores: ['libs/rating/**/*.ts'],
+    ignores: ['libs/rating/**/*.ts', 'libs/tournament/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -77,6 +77,11 @@ export class Environment {
   @IsOptional()
   @IsString()
   RANKING_LADDERS_FILE?: string;
+
+  /** Optional JSON file with the tournaments the leaderboard serves (an array of tournament configs). */
+  @IsOptional()
+  @IsString()
+  RANKING_TOURNAMENTS_FILE?: string;
 }
 
 /** A configuration error: one line that names the variable. */
@@ -90,7 +95,7 @@ export function loadEnvironment(
 ): Environment {
   const known = Object.keys(new Environment());
   const given: Record<string, string> = {};
-  for (const key of [...known, 'RANKING_LADDERS_FILE']) {
+  for (const key of [...known, 'RANKING_LADDERS_FILE', 'RANKING_TOURNAMENTS_FILE']) {
     const value = env[key];
     if (value !== undefined && value !== '') given[key] = value;
   }

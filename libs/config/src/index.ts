@@ -1,2 +1,3 @@
 export * from './environment.js';
 export * from './ladders-file.js';
+export * from './tournaments-file.js';

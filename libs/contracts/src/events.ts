@@ -23,6 +23,19 @@ export interface PlayerReport {
   captures?: number;
 }
 
+/**
+ * Where a tournament game belongs (ADR 0009): optional, so v1 events without it stay valid.
+ * When present, `context.tournament` must be true.
+ */
+export interface MatchReference {
+  tournament: string;
+  group: string;
+  match: string;
+}
+
+/** The `reason` a referee gives a game.finished that records a no-show (the absent player loses). */
+export const NO_SHOW_REASON = 'no-show';
+
 export interface GameContext {
   kind?: GameKind;
   boardSize?: 9 | 13 | 15 | 19;
@@ -30,6 +43,7 @@ export interface GameContext {
   teacher?: boolean;
   tournament?: boolean;
   captureTarget?: 3 | 5;
+  match?: MatchReference;
 }
 
 interface EventBase {

@@ -13,3 +13,4 @@ export * from './maintenance-outbox.js';
 export * from './transient-error.js';
 export * from './sql-of.js';
 export * from './checkpoint-copy.js';
+export * from './tournament-games.js';

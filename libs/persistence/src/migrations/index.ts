@@ -2,6 +2,7 @@ import { EventStore1764400000000 } from './1764400000000-event-store.js';
 import { LadderState1764500000000 } from './1764500000000-ladder-state.js';
 import { OutboxBundles1764550000000 } from './1764550000000-outbox-bundles.js';
 import { Maintenance1764600000000 } from './1764600000000-maintenance.js';
+import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   LadderState1764500000000,
   OutboxBundles1764550000000,
   Maintenance1764600000000,
+  TournamentGames1764800000000,
 ];
