@@ -5,10 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { MessageLog } from '@ranking/persistence';
+import { MessageLog, sqlOf } from '@ranking/persistence';
 import type { Kafka, Message, Producer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { sqlOf } from './sql-of.js';
 import { DATA_SOURCE, KAFKA } from './tokens.js';
 
 /** Outbox rows claimed per round (each holds one transaction's messages). */

@@ -7,15 +7,13 @@ import {
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { topicNames } from '@ranking/kafka';
-import { OffsetStore, type RawMessage } from '@ranking/persistence';
+import { isTransient, OffsetStore, type RawMessage, sqlOf } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { handlePartitionBatch, RATING_CONSUMER } from './partition-batch.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
-import { isTransient } from './transient-error.js';
 import { OutboxRelay } from './outbox-relay.js';
-import { sqlOf } from './sql-of.js';
 
 const MAX_BACKOFF_MS = 10_000;
 const PARTITIONS_IN_FLIGHT = 3;
