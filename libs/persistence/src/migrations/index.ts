@@ -1,6 +1,7 @@
 import { EventStore1764400000000 } from './1764400000000-event-store.js';
 import { LadderState1764500000000 } from './1764500000000-ladder-state.js';
 import { OutboxBundles1764550000000 } from './1764550000000-outbox-bundles.js';
+import { DropPlayerRatingIndex1764560000000 } from './1764560000000-drop-player-rating-index.js';
 import { Maintenance1764600000000 } from './1764600000000-maintenance.js';
 import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
 
@@ -9,6 +10,7 @@ export const MIGRATIONS = [
   EventStore1764400000000,
   LadderState1764500000000,
   OutboxBundles1764550000000,
+  DropPlayerRatingIndex1764560000000,
   Maintenance1764600000000,
   TournamentGames1764800000000,
 ];
