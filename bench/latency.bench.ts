@@ -1,0 +1,126 @@
+// Latency of the rating service at a steady load: events produced at a fixed rate, each timed
+// from just before its send to the moment its rating-changes message arrives. That message is
+// published after the transaction commits, so this is an upper bound of produce-to-committed.
+// Run: npm run build && node dist/bench/latency.bench.js [rate=2000] [seconds=30]
+// Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
+import { spawn } from 'node:child_process';
+import { loadEnvironment } from '@ranking/config';
+import { generateEvents } from '@ranking/generator';
+import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
+import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+
+const rate = Number(process.argv[2] ?? 2000);
+const duration = Number(process.argv[3] ?? 30);
+const TICK_MS = 10;
+const env = loadEnvironment();
+const prefix = `benchlat${Date.now().toString(36)}.`;
+const topics = topicNames(prefix);
+const url = new URL(env.DATABASE_URL);
+url.pathname = '/ranking_bench_latency';
+const databaseUrl = url.toString();
+const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+await dropDatabase(databaseUrl);
+await ensureDatabase(databaseUrl);
+const db = createDataSource(databaseUrl, 'bench');
+await db.initialize();
+await migrate(db);
+await db.destroy();
+const admin = kafka.admin();
+await admin.connect();
+await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
+const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], {
+  env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
+  stdio: 'ignore',
+});
+
+const sentAt = new Map<string, number>();
+const latencies: number[] = [];
+let warm: (() => void) | null = null;
+const consumer = kafka.consumer({ groupId: `${prefix}latency`, maxWaitTimeInMs: 50 });
+await consumer.connect();
+await consumer.subscribe({ topic: topics.ratingChanges, fromBeginning: true });
+await consumer.run({
+  eachMessage: ({ message }) => {
+    const id = message.headers?.['x-event-id']?.toString();
+    const sent = id === undefined ? undefined : sentAt.get(id);
+    if (id === 'warm-up') warm?.();
+    else if (sent !== undefined) latencies.push(now() - sent);
+    return Promise.resolve();
+  },
+});
+const producer = kafka.producer();
+await producer.connect();
+
+// The service is ready when a first event has gone all the way through.
+await new Promise<void>((resolve) => {
+  warm = resolve;
+  void producer.send({
+    topic: topics.ladderEvents,
+    messages: [
+      {
+        key: 'qq-gomoku',
+        value: JSON.stringify({
+          id: 'warm-up',
+          type: 'game.finished',
+          ladder: 'qq-gomoku',
+          gameId: 'warm-up',
+          finishedAt: '2026-11-01T10:00:00+08:00',
+          moves: 30,
+          players: [
+            { id: 'warm-a', result: 'win' },
+            { id: 'warm-b', result: 'loss' },
+          ],
+        }),
+      },
+    ],
+  });
+});
+
+const events = generateEvents({ seed: 7, events: rate * duration, days: 30 })[Symbol.iterator]();
+const perTick = (rate * TICK_MS) / 1000;
+const started = now();
+let produced = 0;
+for (let tick = 0; produced < rate * duration; tick++) {
+  const due = started + tick * TICK_MS;
+  if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+  const messages = [];
+  for (let i = 0; i < perTick; i++) {
+    const next = events.next();
+    if (next.done) break;
+    const id = /"id":"([^"]+)"/.exec(next.value)?.[1];
+    if (id !== undefined && !sentAt.has(id)) sentAt.set(id, now());
+    messages.push({ key: /"ladder":"([^"]+)"/.exec(next.value)?.[1] ?? 'x', value: next.value });
+  }
+  produced += messages.length;
+  void producer.send({ topic: topics.ladderEvents, messages });
+}
+const sendSeconds = (now() - started) / 1000;
+const waitUntil = now() + 30_000;
+let last = -1;
+while (now() < waitUntil && latencies.length !== last) {
+  last = latencies.length;
+  await new Promise((r) => setTimeout(r, 2000));
+}
+latencies.sort((a, b) => a - b);
+const q = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+console.log(
+  `produced ${produced} events in ${sendSeconds.toFixed(1)} s (${Math.round(produced / sendSeconds)}/s target ${rate}/s); ` +
+    `${latencies.length} rating-changes messages timed (void and rejected events publish none)`,
+);
+console.log(
+  `produce -> rating-change received: p50 ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, ` +
+    `p99 ${q(0.99).toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms; ` +
+    `load average ${(await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
+
+const exited = new Promise((resolve) => child.once('exit', resolve));
+child.kill('SIGTERM');
+await exited;
+await consumer.disconnect();
+await producer.disconnect();
+await admin.deleteTopics({ topics: Object.values(topics) });
+await admin.disconnect();
+await dropDatabase(databaseUrl);
