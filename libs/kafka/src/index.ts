@@ -1,2 +1,3 @@
 export * from './kafka-client.js';
 export * from './topic-setup.js';
+export * from './outbox-relay-loop.js';
