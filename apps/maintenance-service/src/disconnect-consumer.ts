@@ -6,119 +6,53 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { topicNames } from '@ranking/kafka';
-import { isTransient, OffsetStore, type RawMessage, sqlOf } from '@ranking/persistence';
+import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import { isTransient, OffsetStore, sqlOf } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { handleMaintenanceBatch, MAINTENANCE_CONSUMER } from './maintenance-batch.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 
-const MAX_BACKOFF_MS = 10_000;
-
 /**
  * Reads the ladder events in its own consumer group: starts each ladder's clock at its first
- * accepted event and counts disconnects. Each partition's batch is one PostgreSQL transaction
- * with its checkpoint; on assignment it seeks to the stored checkpoints.
+ * accepted event and counts disconnects, each partition's batch in one PostgreSQL transaction
+ * with its checkpoint.
  */
 @Injectable()
-export class DisconnectConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(DisconnectConsumer.name);
-  private consumer: Consumer | null = null;
-  private stopping = false;
-  private readonly topic: string;
-  private readonly group: string;
-
+export class DisconnectConsumer
+  extends CheckpointedConsumer
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
   constructor(
     @Inject(ENVIRONMENT) env: Environment,
-    @Inject(KAFKA) private readonly kafka: Kafka,
-    @Inject(DATA_SOURCE) private readonly db: DataSource,
-    @Inject(LADDERS) private readonly ladders: ReadonlyMap<string, LadderConfig>,
-    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(KAFKA) kafka: Kafka,
+    @Inject(DATA_SOURCE) db: DataSource,
+    @Inject(LADDERS) ladders: ReadonlyMap<string, LadderConfig>,
+    @Inject(OutboxRelay) relay: OutboxRelay,
   ) {
-    this.topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    this.group = `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`;
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    const consumer = this.kafka.consumer({
-      groupId: this.group,
-      maxBytesPerPartition: 4 << 20,
-      retry: { retries: 10 },
-    });
-    this.consumer = consumer;
-    await consumer.connect();
-    await consumer.subscribe({ topic: this.topic, fromBeginning: true });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      void this.seekToCheckpoints(payload.memberAssignment[this.topic] ?? []);
-    });
-    await consumer.run({
-      eachBatchAutoResolve: false,
-      autoCommit: true,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
-    this.logger.log(`consuming ${this.topic} as group ${this.group}`);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    await this.consumer?.disconnect();
-  }
-
-  private async seekToCheckpoints(partitions: number[]): Promise<void> {
-    try {
-      const stored = await new OffsetStore(sqlOf(this.db.manager)).all(
-        MAINTENANCE_CONSUMER,
-        this.topic,
-      );
-      for (const partition of partitions) {
-        const offset = stored.get(partition);
-        if (offset !== undefined)
-          this.consumer?.seek({ topic: this.topic, partition, offset: offset.toString() });
-      }
-    } catch (error) {
-      // The checkpoint guard in each transaction keeps redelivered messages harmless anyway.
-      this.logger.warn(`could not seek to stored checkpoints: ${(error as Error).message}`);
-    }
-  }
-
-  private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch } = payload;
-    if (batch.messages.length === 0) return;
-    const messages: RawMessage[] = batch.messages.map((m) => ({
-      topic: batch.topic,
-      partition: batch.partition,
-      offset: m.offset,
-      key: m.key,
-      value: m.value,
-    }));
-    for (let attempt = 1; ; attempt++) {
-      if (!payload.isRunning() || payload.isStale() || this.stopping) return;
-      try {
-        const result = await this.db.transaction((manager) =>
-          handleMaintenanceBatch(
-            sqlOf(manager),
-            this.ladders,
-            batch.topic,
-            batch.partition,
-            messages,
-          ),
+    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
+    super(kafka, {
+      topic,
+      groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
+      logger: new Logger(DisconnectConsumer.name),
+      checkpoints: () => new OffsetStore(sqlOf(db.manager)).all(MAINTENANCE_CONSUMER, topic),
+      handleBatch: async (partition, messages) => {
+        const result = await db.transaction((manager) =>
+          handleMaintenanceBatch(sqlOf(manager), ladders, topic, partition, messages),
         );
-        if (result.penalties > 0) this.relay.wake();
-        break;
-      } catch (error) {
-        const wait = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 7));
-        const kind = isTransient(error) ? 'transient' : 'unexpected';
-        this.logger.error(
-          `batch ${batch.topic}/${batch.partition}@${batch.firstOffset()} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${(error as Error).message}`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        await payload.heartbeat().catch(() => undefined);
-      }
-    }
-    payload.resolveOffset(batch.lastOffset());
-    await payload.commitOffsetsIfNecessary().catch(() => undefined);
-    await payload.heartbeat().catch(() => undefined);
+        if (result.penalties > 0) relay.wake();
+      },
+      isTransient,
+    });
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 }

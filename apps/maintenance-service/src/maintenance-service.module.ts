@@ -1,11 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import type { Environment } from '@ranking/config';
-import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
-import { createDataSource } from '@ranking/persistence';
+import { serviceKafka } from '@ranking/kafka';
+import { openServiceDataSource } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
-import type { DataSource } from 'typeorm';
 import { type Clock, systemClock } from './clock.js';
 import { DisconnectConsumer } from './disconnect-consumer.js';
 import { HealthController } from './health.controller.js';
@@ -33,30 +31,14 @@ export class MaintenanceServiceModule {
         {
           provide: DATA_SOURCE,
           inject: [ENVIRONMENT],
-          useFactory: async (env: Environment): Promise<DataSource> => {
-            const db = createDataSource(env.DATABASE_URL, 'maintenance-service');
-            await db.initialize();
-            if (await db.showMigrations()) {
-              await db.destroy();
-              throw new Error('the database has pending migrations; run `npx ranking setup` first');
-            }
-            return db;
-          },
+          useFactory: (env: Environment) =>
+            openServiceDataSource(env.DATABASE_URL, 'maintenance-service'),
         },
         {
           provide: KAFKA,
           inject: [ENVIRONMENT],
-          useFactory: async (env: Environment): Promise<Kafka> => {
-            const kafka = kafkaClient(env.KAFKA_BROKERS, 'maintenance-service');
-            const admin = kafka.admin();
-            await admin.connect();
-            try {
-              await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
-            } finally {
-              await admin.disconnect();
-            }
-            return kafka;
-          },
+          useFactory: (env: Environment) =>
+            serviceKafka(env.KAFKA_BROKERS, 'maintenance-service', env.KAFKA_TOPIC_PREFIX),
         },
         OutboxRelay,
         DisconnectConsumer,

@@ -88,26 +88,28 @@ export class TournamentScript {
 
   /** An adjudication: the game's winner becomes `winner` (null: drawn). */
   correct(gameId: string, winner: string | null): GameCorrected {
-    const game = this.games.get(gameId);
-    if (!game) throw new Error(`no game ${gameId}`);
-    const event: GameCorrected = {
-      id: `${gameId}:corrected:${++this.corrections}`,
-      type: 'game.corrected',
-      ladder: game.ladder,
-      gameId,
-      correctedAt: this.instant(),
+    return this.adjudicate(gameId, (game) => ({
       players: game.players.map((p) => ({
         ...p,
         result: winner === null ? 'draw' : p.id === winner ? 'win' : 'loss',
       })),
       note: 'referee adjudication',
-    };
-    this.events.push(event);
-    return event;
+    }));
   }
 
   /** An adjudication that removes the game. */
   void(gameId: string): GameCorrected {
+    return this.adjudicate(gameId, () => ({
+      void: true,
+      note: 'referee adjudication: game annulled',
+    }));
+  }
+
+  /** Records a correction of a game already played, with what it changes. */
+  private adjudicate(
+    gameId: string,
+    change: (game: GameFinished) => Pick<GameCorrected, 'players' | 'void' | 'note'>,
+  ): GameCorrected {
     const game = this.games.get(gameId);
     if (!game) throw new Error(`no game ${gameId}`);
     const event: GameCorrected = {
@@ -116,8 +118,7 @@ export class TournamentScript {
       ladder: game.ladder,
       gameId,
       correctedAt: this.instant(),
-      void: true,
-      note: 'referee adjudication: game annulled',
+      ...change(game),
     };
     this.events.push(event);
     return event;

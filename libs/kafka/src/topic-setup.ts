@@ -1,5 +1,6 @@
 import { TOPICS } from '@ranking/contracts';
-import type { Admin, ITopicConfig } from 'kafkajs';
+import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
+import { kafkaClient } from './kafka-client.js';
 
 /** The contract's topic names under a prefix ('' in production; tests use their own). */
 export const topicNames = (prefix = '') => ({
@@ -30,4 +31,21 @@ export async function ensureTopics(
   if (missing.length === 0) return [];
   await admin.createTopics({ topics: [...missing], waitForLeaders: true });
   return missing.map((t) => t.topic);
+}
+
+/** A service's Kafka client, once the contract's topics under `prefix` exist. */
+export async function serviceKafka(
+  brokers: string,
+  clientId: string,
+  prefix: string,
+): Promise<Kafka> {
+  const kafka = kafkaClient(brokers, clientId);
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await ensureTopics(admin, topicLayout(prefix));
+  } finally {
+    await admin.disconnect();
+  }
+  return kafka;
 }

@@ -19,3 +19,20 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   const ran = await dataSource.runMigrations({ transaction: 'each' });
   return ran.map((m) => m.name);
 }
+
+/**
+ * A service's connected data source; refuses (and closes) a database with pending migrations,
+ * which `ranking setup` runs: services never migrate on their own.
+ */
+export async function openServiceDataSource(
+  url: string,
+  applicationName: string,
+): Promise<DataSource> {
+  const db = createDataSource(url, applicationName);
+  await db.initialize();
+  if (await db.showMigrations()) {
+    await db.destroy();
+    throw new Error('the database has pending migrations; run `npx ranking setup` first');
+  }
+  return db;
+}

@@ -1,13 +1,12 @@
 import {
   type LadderEvent,
-  type PeriodClosed,
-  type PlayerPenalized,
   type RejectionCode,
   type VoidReason,
   parseEvent,
   type ParseOutcome,
 } from '@ranking/contracts';
-import { disconnectPenaltyId, DISCONNECT_PENALTY } from './disconnect-policy.js';
+import { dueCloses, openingWindows, periodClosedEvent } from './close-schedule.js';
+import { disconnectPenaltyEvent } from './disconnect-tally.js';
 import type { LadderConfig } from './ladder-config.js';
 import {
   eventInstant,
@@ -15,7 +14,7 @@ import {
   type LadderOutcome,
   type LadderSnapshot,
 } from './ladder-fold.js';
-import { CLOSE_ORDER, type PeriodWindow } from './period-clock.js';
+import type { PeriodWindow } from './period-clock.js';
 import { renderStandings } from './standings.js';
 
 export interface ReplayOptions {
@@ -142,7 +141,7 @@ export class ReplayEngine {
     if (outcome.status === 'void') this.voided.push({ id: event.id, reason: outcome.reason });
     if (this.options.simulate && outcome.status === 'applied' && event.type === 'game.finished') {
       for (const { player, ordinal } of outcome.disconnectPenalties) {
-        const penalty = this.disconnectPenalty(event.ladder, player, ordinal, event.finishedAt);
+        const penalty = disconnectPenaltyEvent(event.ladder, player, ordinal, event.finishedAt);
         if (!this.seen.has(penalty.id)) this.apply(fold, penalty);
       }
     }
@@ -189,11 +188,8 @@ export class ReplayEngine {
   }
 
   private startClock(fold: LadderFold, at: number): void {
-    const periods = CLOSE_ORDER.filter((p) => p === 'daily' || fold.rules.closes.includes(p));
-    this.clocks.set(
-      fold.ladder.id,
-      new Map(periods.map((p) => [p, fold.calendar.windowAt(p, at)])),
-    );
+    const windows = openingWindows(fold.rules, fold.calendar, at);
+    this.clocks.set(fold.ladder.id, new Map(windows.map((w) => [w.period, w])));
   }
 
   private closesDue(fold: LadderFold, at: number): boolean {
@@ -204,45 +200,12 @@ export class ReplayEngine {
   /** Closes, oldest first (weekly, monthly, daily at one instant), every window ending by `at`. */
   private advanceClock(fold: LadderFold, at: number): void {
     const clock = this.clocks.get(fold.ladder.id)!;
-    for (;;) {
-      let due: PeriodWindow | undefined;
-      for (const period of CLOSE_ORDER) {
-        const w = clock.get(period);
-        if (w && w.closesAt <= at && (!due || w.closesAt < due.closesAt)) due = w;
-      }
-      if (!due) return;
-      clock.set(due.period, fold.calendar.following(due));
-      const close = this.periodClosed(fold, due);
+    const { due, open } = dueCloses([...clock.values()], fold.calendar, at);
+    // Set in place: the clock keeps its period order, which snapshots write out.
+    for (const w of open) clock.set(w.period, w);
+    for (const w of due) {
+      const close = periodClosedEvent(fold.ladder.id, fold.calendar, w);
       if (!this.seen.has(close.id)) this.apply(fold, close);
     }
-  }
-
-  private periodClosed(fold: LadderFold, w: PeriodWindow): PeriodClosed {
-    return {
-      id: `period.closed:${fold.ladder.id}:${w.period}:${w.key}`,
-      type: 'period.closed',
-      ladder: fold.ladder.id,
-      period: w.period,
-      key: w.key,
-      start: fold.calendar.iso(w.start),
-      end: fold.calendar.iso(w.end),
-    };
-  }
-
-  private disconnectPenalty(
-    ladder: string,
-    player: string,
-    ordinal: number,
-    at: string,
-  ): PlayerPenalized {
-    return {
-      id: disconnectPenaltyId(ladder, player, ordinal),
-      type: 'player.penalized',
-      ladder,
-      player,
-      points: DISCONNECT_PENALTY,
-      reason: 'disconnects',
-      at,
-    };
   }
 }

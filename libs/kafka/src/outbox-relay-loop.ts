@@ -1,0 +1,110 @@
+import type { Kafka, Message, Producer } from 'kafkajs';
+
+/** A message waiting in an outbox, as the relay publishes it. */
+export interface OutboxMessage {
+  readonly topic: string;
+  readonly key: string | null;
+  readonly value: string | Buffer;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * One relay round against a service's own outbox table: claims the oldest waiting rows, hands
+ * their messages to `publish` and deletes the rows once it resolved, all in one transaction
+ * (a failed publish leaves the rows). Returns how many rows it claimed, 0 when none waited.
+ */
+export type OutboxRound = (
+  publish: (messages: readonly OutboxMessage[]) => Promise<void>,
+) => Promise<number>;
+
+/** Where the loop reports a failed round (a NestJS `Logger` will do). */
+export interface RelayLogger {
+  warn(message: string): void;
+}
+
+export interface OutboxRelayOptions {
+  readonly round: OutboxRound;
+  readonly logger: RelayLogger;
+  /** A round that claimed at least this many rows is followed at once; fewer, after the idle tick. */
+  readonly busyAt: number;
+}
+
+/** Messages per produce request: keeps each partition's record batch well under the broker's limit. */
+const SEND_CHUNK = 1000;
+const IDLE_MS = 200;
+
+/**
+ * Publishes what the transactions left in an outbox, oldest first, deleting rows only after
+ * the broker acknowledged them: at least once, never before the writing transaction committed.
+ * Rounds run back to back while busy, otherwise on a commit's `wake()` or the idle tick.
+ */
+export class OutboxRelayLoop {
+  private producer: Producer | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: OutboxRelayOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    await this.producer.connect();
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await this.producer?.disconnect();
+  }
+
+  /** Something was just committed: publish now rather than at the next tick. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let sent = 0;
+      try {
+        sent = await this.relayOnce();
+      } catch (error) {
+        this.options.logger.warn(`outbox relay failed, will retry: ${(error as Error).message}`);
+      }
+      if (sent < this.options.busyAt && this.running) {
+        await new Promise<void>((resolve) => {
+          this.wakeUp = resolve;
+          setTimeout(resolve, IDLE_MS);
+        });
+      }
+    }
+  }
+
+  /** One round: claim, publish, delete, in one transaction. */
+  async relayOnce(): Promise<number> {
+    const producer = this.producer;
+    if (!producer) return 0;
+    return this.options.round((messages) => publish(producer, messages));
+  }
+}
+
+/** Sends in requests of at most SEND_CHUNK messages, each topic's messages in outbox order. */
+async function publish(producer: Producer, messages: readonly OutboxMessage[]): Promise<void> {
+  for (let from = 0; from < messages.length; from += SEND_CHUNK) {
+    const byTopic = new Map<string, Message[]>();
+    for (const m of messages.slice(from, from + SEND_CHUNK)) {
+      const list = byTopic.get(m.topic) ?? [];
+      list.push({ key: m.key, value: m.value, headers: m.headers });
+      byTopic.set(m.topic, list);
+    }
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+    });
+  }
+}
