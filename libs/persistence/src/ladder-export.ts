@@ -5,16 +5,20 @@ import type { Sql } from './sql.js';
 
 const PAGE = 10_000;
 
-/** The event store as NDJSON lines in log order: each ladder's events in its own order. */
+/**
+ * The event store as NDJSON lines in log order: each ladder's events in its own order. Pages
+ * come as PostgreSQL's text of each payload (no parse and re-serialise here), and the next page
+ * is already being read while the caller works on this one.
+ */
 export async function* exportLog(sql: Sql, ladder: string | null): AsyncGenerator<string> {
   const repo = new LadderRepository(sql);
-  let after: { ladder: string; seq: number } | null = null;
+  let next = repo.eventTextsAfter(ladder, null, PAGE);
   for (;;) {
-    const page = await repo.eventsAfter(ladder, after, PAGE);
+    const page = await next;
     if (page.length === 0) return;
-    yield page.map((e) => `${JSON.stringify(e.payload)}\n`).join('');
     const last = page[page.length - 1]!;
-    after = { ladder: last.ladder, seq: last.seq };
+    next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, PAGE);
+    yield page.map((e) => `${e.payload}\n`).join('');
   }
 }
 

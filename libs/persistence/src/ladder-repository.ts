@@ -213,14 +213,17 @@ export class LadderRepository {
     );
   }
 
-  /** The event store in log order (ladder by ladder, each in its own order), a page at a time. */
-  async eventsAfter(
+  /**
+   * The event store in log order (ladder by ladder, each in its own order), a page at a time,
+   * each payload as PostgreSQL's JSON text (what exports and re-folds read, without a parse).
+   */
+  async eventTextsAfter(
     ladder: string | null,
     after: { ladder: string; seq: number } | null,
     limit: number,
-  ): Promise<{ ladder: string; seq: number; payload: LadderEvent }[]> {
-    const rows = await this.sql.query<{ ladder: string; seq: string; payload: LadderEvent }>(
-      `SELECT ladder, seq, payload FROM event_store
+  ): Promise<{ ladder: string; seq: number; payload: string }[]> {
+    const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
+      `SELECT ladder, seq, payload::text AS payload FROM event_store
        WHERE ($1::text IS NULL OR ladder = $1) AND ($2::text IS NULL OR (ladder, seq) > ($2, $3::bigint))
        ORDER BY ladder, seq LIMIT $4`,
       [ladder, after?.ladder ?? null, after?.seq ?? 0, limit],
