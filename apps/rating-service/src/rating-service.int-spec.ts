@@ -3,6 +3,11 @@ import { ladderRegistry } from '@ranking/rating';
 import { RatingScenario, waitFor } from '@ranking/testing';
 
 const ladders = ladderRegistry();
+/**
+ * Events of the crash test's load. CI keeps it small; `npm run test:crash` runs the full
+ * 50,000-event load (RANKING_CRASH_EVENTS=50000).
+ */
+const CRASH_EVENTS = Number(process.env.RANKING_CRASH_EVENTS ?? 4000);
 
 /** The rating service as a process on the real broker and database. */
 describe('rating service (real Kafka and PostgreSQL)', () => {
@@ -23,7 +28,7 @@ describe('rating service (real Kafka and PostgreSQL)', () => {
   const second = [
     ...generateEvents({
       seed: 32,
-      events: 4000,
+      events: CRASH_EVENTS,
       closes: true,
       badShare: 0.02,
       correctionShare: 0.02,
@@ -63,37 +68,41 @@ describe('rating service (real Kafka and PostgreSQL)', () => {
     }
   });
 
-  it('when the service is SIGKILLed 5 times during a load and restarted, then nothing is lost or applied twice', async () => {
-    // The load keeps coming in chunks, so every kill lands while there is work in flight.
-    const chunk = Math.ceil(second.length / 5);
-    const progress: number[] = [];
-    for (let kill = 0; kill < 5; kill++) {
-      await world.produce(second.slice(kill * chunk, (kill + 1) * chunk));
+  it(
+    'when the service is SIGKILLed 5 times during a load and restarted, then nothing is lost or applied twice',
+    async () => {
+      // The load keeps coming in chunks, so every kill lands while there is work in flight.
+      const chunk = Math.ceil(second.length / 5);
+      const progress: number[] = [];
+      for (let kill = 0; kill < 5; kill++) {
+        await world.produce(second.slice(kill * chunk, (kill + 1) * chunk));
+        const rating = world.service();
+        rating.start();
+        // Kill at a moment when it is working: once it has applied some more events.
+        const from = await world.storedEvents();
+        await waitFor(async () => (await world.storedEvents()) > from + 100 + kill * 17, {
+          timeout: 60_000,
+          interval: 20,
+          what: 'progress',
+        });
+        await rating.stop('SIGKILL');
+        progress.push(await world.storedEvents());
+      }
+      // Work was applied between every two kills.
+      expect(new Set(progress).size).toBe(5);
       const rating = world.service();
       rating.start();
-      // Kill at a moment when it is working: once it has applied some more events.
-      const from = await world.storedEvents();
-      await waitFor(async () => (await world.storedEvents()) > from + 100 + kill * 17, {
-        timeout: 60_000,
-        interval: 20,
-        what: 'progress',
-      });
-      await rating.stop('SIGKILL');
-      progress.push(await world.storedEvents());
-    }
-    // Work was applied between every two kills.
-    expect(new Set(progress).size).toBe(5);
-    const rating = world.service();
-    rating.start();
-    try {
-      await waitFor(() => world.drained(), {
-        timeout: 120_000,
-        interval: 250,
-        what: 'the backlog to drain after the crashes',
-      });
-      await world.expectSameAsReplay([...first, ...second]);
-    } finally {
-      await rating.stop();
-    }
-  }, 300_000);
+      try {
+        await waitFor(() => world.drained(), {
+          timeout: 120_000 + CRASH_EVENTS * 5,
+          interval: 250,
+          what: 'the backlog to drain after the crashes',
+        });
+        await world.expectSameAsReplay([...first, ...second]);
+      } finally {
+        await rating.stop();
+      }
+    },
+    300_000 + CRASH_EVENTS * 10,
+  );
 });
