@@ -7,3 +7,5 @@ export * from './ladder-repository.js';
 export * from './message-log.js';
 export * from './offset-store.js';
 export * from './ladder-export.js';
+export * from './standings-reader.js';
+export * from './history-reader.js';

@@ -1,0 +1,71 @@
+import {
+  isRanked,
+  type LadderConfig,
+  newPlayer,
+  RULE_SETS,
+  type PlayerState,
+} from '@ranking/rating';
+import type { StandingRow } from '@ranking/persistence';
+import type { BoardEntry } from '@ranking/redis';
+
+/** A row as the API shows it. */
+export interface BoardRow {
+  readonly player: string;
+  readonly rating: number;
+  readonly games: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly draws: number;
+  readonly ratedGames: number;
+  readonly title?: string;
+  readonly level?: number;
+}
+
+/** Whether a ladder has leaderboards at all (the casual ladder is never ranked). */
+export const hasBoard = (ladder: LadderConfig): boolean => ladder.rankedAfter !== null;
+
+const asPlayer = (row: StandingRow, ladder: LadderConfig): PlayerState => ({
+  ...newPlayer(row.player, ladder),
+  rating: row.rating,
+  games: row.games,
+  wins: row.wins,
+  losses: row.losses,
+  draws: row.draws,
+  ratedGames: row.ratedGames,
+  level: row.level,
+});
+
+/**
+ * The store's entry for a standing: ranked per the ladder's eligibility, sorted by rating
+ * descending (the score is minus the rating), with a compact row the API decodes.
+ */
+export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
+  return {
+    member: row.player,
+    score: -row.rating,
+    ranked: isRanked(asPlayer(row, ladder), ladder),
+    data: [row.rating, row.games, row.wins, row.losses, row.draws, row.ratedGames, row.level].join(
+      '|',
+    ),
+  };
+}
+
+/** Decodes a stored row and adds the rule set's title or level. */
+export function decodeRow(player: string, data: string, ladder: LadderConfig): BoardRow {
+  const [rating = 0, games = 0, wins = 0, losses = 0, draws = 0, ratedGames = 0, level = 0] = data
+    .split('|')
+    .map(Number);
+  const row = { player, rating, games, wins, losses, draws, ratedGames, level };
+  const fields = RULE_SETS[ladder.ruleSet].outputFields(asPlayer(row, ladder));
+  return {
+    player,
+    rating,
+    games,
+    wins,
+    losses,
+    draws,
+    ratedGames,
+    ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
+    ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
+  };
+}
