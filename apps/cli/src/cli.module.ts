@@ -5,6 +5,7 @@ import { GenerateCommand } from './commands/generate.command.js';
 import { RebuildCommand } from './commands/rebuild.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
+import { SimulateCommand } from './commands/simulate.command.js';
 
 @Module({
   providers: [
@@ -14,6 +15,7 @@ import { SetupCommand } from './commands/setup.command.js';
     ExportCommand,
     CorrectCommand,
     RebuildCommand,
+    SimulateCommand,
   ],
 })
 export class CliModule {}
