@@ -55,13 +55,13 @@ async function main(): Promise<void> {
   // Distinct ratings with ties every 7 players, as real boards have.
   await db.query(
     `INSERT INTO daily_standings (ladder, period_key, player, rating, games, wins, losses, draws, rated_games, level)
-     SELECT $1, $2, 'p' || i, (i * 7919) % ($3 / 7 + 1), 30, 15, 14, 1, 30, 25 FROM generate_series(1, $3) AS i`,
+     SELECT $1, $2, 'p' || i, (i::bigint * 7919) % ($3 / 7 + 1), 30, 15, 14, 1, 30, 25 FROM generate_series(1, $3) AS i`,
     [ladder, key, players],
   );
   await db.query(
     `INSERT INTO ladder_players (ladder, player, rating, games, wins, losses, draws, rated_games, disconnects,
        clean_streak, disconnect_penalties, level, territory, captures)
-     SELECT $1, 'p' || i, (i * 7919) % ($2 / 7 + 1), 30, 15, 14, 1, 30, 0, 0, 0, 25, false, 0
+     SELECT $1, 'p' || i, (i::bigint * 7919) % ($2 / 7 + 1), 30, 15, 14, 1, 30, 0, 0, 0, 25, false, 0
      FROM generate_series(1, $2) AS i`,
     [ladder, players],
   );

@@ -48,6 +48,15 @@ local function slice(z, h, m, start, stop)
   if #members > 0 then rows = redis.call('HMGET', h, unpack(members)) end
   return {m, start, first, redis.call('ZCARD', z), items, rows}
 end
+-- A board's meta key; an empty name means the newest daily board of the ladder's index.
+local function resolve(base, days, name)
+  if name == '' then
+    local newest = redis.call('ZREVRANGE', days, 0, 0)
+    if #newest == 0 then return nil end
+    name = newest[1]
+  end
+  return base .. name, name
+end
 local function keys(board)
   local m = redis.call('HGETALL', board)
   if #m == 0 then return nil end
@@ -59,8 +68,12 @@ end
 
 const PAGE_LUA = `${SLICE_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
-local m, z, h = keys(KEYS[2])
+local board, name = resolve(KEYS[2], KEYS[3], ARGV[4])
+if board == nil then return nil end
+local m, z, h = keys(board)
 if m == nil then return nil end
+m[#m + 1] = 'name'
+m[#m + 1] = name
 local start = 0
 if ARGV[1] ~= '' then
   local r = redis.call('ZRANK', z, ARGV[1])
@@ -74,11 +87,15 @@ const PLAYER_LUA = `${SLICE_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
 local around = tonumber(ARGV[2])
 local out = {}
-for b = 2, #KEYS do
-  local m, z, h = keys(KEYS[b])
+for b = 3, #ARGV do
+  local board, name = resolve(KEYS[2], KEYS[3], ARGV[b])
+  local m, z, h
+  if board ~= nil then m, z, h = keys(board) end
   if m == nil then
     out[#out + 1] = {false, false, false}
   else
+    m[#m + 1] = 'name'
+    m[#m + 1] = name
     local data = redis.call('HGET', h, ARGV[1])
     local r = redis.call('ZRANK', z, ARGV[1])
     if r then
@@ -233,42 +250,49 @@ export class BoardStore {
     return new BoardBuild(this.redis, this, ladder, board, randomBytes(6).toString('hex'));
   }
 
-  /** A page in board order, after the cursor's member (or at its score when it left the board). */
+  /**
+   * A page in board order, after the cursor's member (or at its score when it left the board).
+   * `board` null means the newest daily board; the slice's meta `name` tells which it was.
+   */
   async page(
     ladder: string,
-    board: string,
+    board: string | null,
     after: { member: string; score: string } | null,
     limit: number,
   ): Promise<BoardSlice | null> {
     this.guard();
     const raw = (await this.redis.eval(
       PAGE_LUA,
-      2,
+      3,
       this.readyKey,
-      this.boardKey(ladder, board),
+      this.boardKey(ladder, ''),
+      this.daysKey(ladder),
       after?.member ?? '',
       after?.score ?? '',
       limit,
+      board ?? '',
     )) as Raw | 'unready' | null;
     if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
     return raw === null ? null : toSlice(raw);
   }
 
-  /** A member's row, index and neighbours on each of the boards, read in one atomic script. */
+  /** A member's row, index and neighbours on each board (null: the newest daily), in one atomic script. */
   async member(
     ladder: string,
-    boards: readonly string[],
+    boards: readonly (string | null)[],
     member: string,
     around: number,
   ): Promise<PlayerSlices[]> {
     this.guard();
     const raw = (await this.redis.eval(
       PLAYER_LUA,
-      1 + boards.length,
+      3,
       this.readyKey,
-      ...boards.map((b) => this.boardKey(ladder, b)),
+      this.boardKey(ladder, ''),
+      this.daysKey(ladder),
       member,
       around,
+      ...boards.map((b) => b ?? ''),
     )) as [string | null, number | null, Raw | null][] | 'unready';
     if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
     return raw.map(([data, index, slice]) => ({

@@ -8,7 +8,7 @@ import { boardDateOfClose, DAILY_BOARDS_KEPT, dayNumber } from './board-dates.js
 import { boardEntry, hasBoard } from './board-row.js';
 
 /** Rows read from PostgreSQL per round trip while loading a board. */
-const PAGE = 20_000;
+const PAGE = 50_000;
 export const LIVE = 'live';
 
 /**

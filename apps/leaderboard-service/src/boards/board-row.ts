@@ -43,7 +43,8 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
   return {
     member: row.player,
     score: -row.rating,
-    ranked: isRanked(asPlayer(row, ladder), ladder),
+    // isRanked reads the rated-game count only: no need to build a whole player per row.
+    ranked: isRanked({ ratedGames: row.ratedGames } as PlayerState, ladder),
     data: [row.rating, row.games, row.wins, row.losses, row.draws, row.ratedGames, row.level].join(
       '|',
     ),

@@ -34,7 +34,7 @@ export class LaddersController {
     const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
     if (query.cursor !== undefined && cursor === null)
       throw new BadRequestException('cursor is not one this API gave out');
-    const board = await this.queries.boardName(ladder, view, query.date);
+    const board = this.queries.boardName(view, query.date);
     return {
       ladder: ladder.id,
       ...(await this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50)),

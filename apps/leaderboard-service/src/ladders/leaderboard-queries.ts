@@ -74,26 +74,20 @@ export class LeaderboardQueries {
     return { ladders: out };
   }
 
-  /** The board name for a request: the live board, the given date, or the newest daily board. */
-  async boardName(ladder: LadderConfig, view: 'daily' | 'live', date?: string): Promise<string> {
-    if (view === 'live') return LIVE;
-    if (date !== undefined) return date;
-    const newest = (await this.store.days(ladder.id))[0];
-    if (!newest)
-      throw new NotFoundException(
-        `ladder "${ladder.id}" has no daily board yet: the first appears at 06:00 (${ladder.timezone}) after its first daily close; try view=live`,
-      );
-    return newest;
+  /** The board for a request: the live board, the given date, or null for the newest daily board. */
+  boardName(view: 'daily' | 'live', date?: string): string | null {
+    return view === 'live' ? LIVE : (date ?? null);
   }
 
   async leaderboard(
     ladder: LadderConfig,
-    board: string,
+    wanted: string | null,
     cursor: PageCursor | null,
     limit: number,
   ): Promise<BoardView & { rows: RankedRow[]; nextCursor: string | null }> {
-    const slice = await this.store.page(ladder.id, board, cursor, limit);
-    if (!slice) throw await this.noBoard(ladder, board);
+    const slice = await this.store.page(ladder.id, wanted, cursor, limit);
+    if (!slice) throw await this.noBoard(ladder, wanted);
+    const board = slice.meta.name ?? LIVE;
     const rows = this.rows(slice, ladder);
     const last = slice.items[slice.items.length - 1];
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
@@ -105,29 +99,28 @@ export class LeaderboardQueries {
   }
 
   async player(ladder: LadderConfig, player: string, around: number) {
-    const newest = (await this.store.days(ladder.id))[0];
-    const boards = newest ? [LIVE, newest] : [LIVE];
-    const [live, daily] = await this.store.member(ladder.id, boards, player, around);
+    const [live, daily] = await this.store.member(ladder.id, [LIVE, null], player, around);
     if (!live?.data)
       throw new NotFoundException(`player "${player}" has no games on ladder "${ladder.id}"`);
-    const side = (s: typeof live, board: string) =>
-      s.board === null
-        ? null
-        : {
-            ...this.view(ladder, board, s.board),
-            rank:
-              s.index === null
-                ? null
-                : (rankSlice(s.board).find((r) => r.member === player)?.rank ?? null),
-            ...(s.data && board !== LIVE ? { standing: decodeRow(player, s.data, ladder) } : {}),
-            around: this.rows(s.board, ladder),
-          };
+    const side = (s: typeof live) => {
+      if (s.board === null) return null;
+      const board = s.board.meta.name ?? LIVE;
+      return {
+        ...this.view(ladder, board, s.board),
+        rank:
+          s.index === null
+            ? null
+            : (rankSlice(s.board).find((r) => r.member === player)?.rank ?? null),
+        ...(s.data && board !== LIVE ? { standing: decodeRow(player, s.data, ladder) } : {}),
+        around: this.rows(s.board, ladder),
+      };
+    };
     return {
       ladder: ladder.id,
       ...decodeRow(player, live.data, ladder),
       ranked: live.index !== null,
-      live: side(live, LIVE),
-      daily: daily && newest ? side(daily, newest) : null,
+      live: side(live),
+      daily: daily ? side(daily) : null,
     };
   }
 
@@ -153,7 +146,11 @@ export class LeaderboardQueries {
         };
   }
 
-  private async noBoard(ladder: LadderConfig, board: string): Promise<NotFoundException> {
+  private async noBoard(ladder: LadderConfig, board: string | null): Promise<NotFoundException> {
+    if (board === null)
+      return new NotFoundException(
+        `ladder "${ladder.id}" has no daily board yet: the first appears at 06:00 (${ladder.timezone}) after its first daily close; try view=live`,
+      );
     if (board === LIVE) return new NotFoundException(`ladder "${ladder.id}" has no live board yet`);
     const days = await this.store.days(ladder.id);
     return new NotFoundException(
