@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- the API's JSON answers are read untyped */
 import { randomBytes } from 'node:crypto';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- the API's JSON answers are read untyped */
 import { generateEvents } from '@ranking/generator';
 import { type LadderConfig, ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
@@ -225,8 +226,10 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     await reader.connect();
     await reader.subscribe({ topic: world.topics.ratingChanges, fromBeginning: true });
     await reader.run({
-      eachMessage: async ({ message }) =>
-        void copied.push({ key: message.key, value: message.value }),
+      eachMessage: ({ message }) => {
+        copied.push({ key: message.key, value: message.value });
+        return Promise.resolve();
+      },
     });
     await waitFor(() => copied.length >= total, { timeout: 60_000, what: 'the copy' });
     await reader.disconnect();

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the API's JSON answers are read untyped */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type LadderConfig, ladderRegistry, ReplayEngine } from '@ranking/rating';

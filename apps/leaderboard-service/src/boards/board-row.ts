@@ -24,17 +24,6 @@ export interface BoardRow {
 /** Whether a ladder has leaderboards at all (the casual ladder is never ranked). */
 export const hasBoard = (ladder: LadderConfig): boolean => ladder.rankedAfter !== null;
 
-const asPlayer = (row: StandingRow, ladder: LadderConfig): PlayerState => ({
-  ...newPlayer(row.player, ladder),
-  rating: row.rating,
-  games: row.games,
-  wins: row.wins,
-  losses: row.losses,
-  draws: row.draws,
-  ratedGames: row.ratedGames,
-  level: row.level,
-});
-
 /**
  * The store's entry for a standing: ranked per the ladder's eligibility, sorted by rating
  * descending (the score is minus the rating), with a compact row the API decodes.
@@ -51,13 +40,30 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
   };
 }
 
+/** A default player per ladder: rows only override the fields titles and levels read. */
+const templates = new WeakMap<LadderConfig, PlayerState>();
+const templateOf = (ladder: LadderConfig): PlayerState => {
+  let template = templates.get(ladder);
+  if (!template) templates.set(ladder, (template = newPlayer('', ladder)));
+  return template;
+};
+
 /** Decodes a stored row and adds the rule set's title or level. */
 export function decodeRow(player: string, data: string, ladder: LadderConfig): BoardRow {
   const [rating = 0, games = 0, wins = 0, losses = 0, draws = 0, ratedGames = 0, level = 0] = data
     .split('|')
     .map(Number);
-  const row = { player, rating, games, wins, losses, draws, ratedGames, level };
-  const fields = RULE_SETS[ladder.ruleSet].outputFields(asPlayer(row, ladder));
+  const fields = RULE_SETS[ladder.ruleSet].outputFields({
+    ...templateOf(ladder),
+    id: player,
+    rating,
+    games,
+    wins,
+    losses,
+    draws,
+    ratedGames,
+    level,
+  });
   return {
     player,
     rating,

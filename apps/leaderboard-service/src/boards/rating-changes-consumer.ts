@@ -69,13 +69,13 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
     await this.consumer?.disconnect();
   }
 
-  private async onBatch({
-    batch,
-    resolveOffset,
-    heartbeat,
-    isRunning,
-    isStale,
-  }: EachBatchPayload): Promise<void> {
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    // kafkajs's payload functions do not use `this`.
+    const resolveOffset = (offset: string) => payload.resolveOffset(offset);
+    const heartbeat = () => payload.heartbeat();
+    const isRunning = () => payload.isRunning();
+    const isStale = () => payload.isStale();
     const work: BoardWork[] = [];
     for (const message of batch.messages) {
       const parsed = boardWork(message.value?.toString('utf8') ?? '');

@@ -49,10 +49,13 @@ export class OpsController {
       redis: await check(async () => {
         if (!(await this.store.isReady())) throw new Error('boards are being rebuilt');
       }),
-      kafka: await check(async () => {
-        if (Date.now() - this.consumer.lastContact > KAFKA_SILENCE_MS)
-          throw new Error('the rating-changes consumer has not reached the broker lately');
-      }),
+      kafka: await check(() =>
+        Date.now() - this.consumer.lastContact > KAFKA_SILENCE_MS
+          ? Promise.reject(
+              new Error('the rating-changes consumer has not reached the broker lately'),
+            )
+          : Promise.resolve(),
+      ),
     };
     const ok = Object.values(checks).every((c) => c.ok);
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', checks });
