@@ -75,16 +75,23 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
   await admin.disconnect();
-  const service = spawn(process.execPath, ['dist/apps/leaderboard-service/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      KAFKA_TOPIC_PREFIX: prefix,
-      REDIS_KEY_PREFIX: redisPrefix,
-      HTTP_PORT: String(port),
+  const service = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lbprof'] : []),
+      'dist/apps/leaderboard-service/src/main.js',
+    ],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        KAFKA_TOPIC_PREFIX: prefix,
+        REDIS_KEY_PREFIX: redisPrefix,
+        HTTP_PORT: String(port),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const redis = new Redis(env.REDIS_URL);
   try {
     t = process.hrtime.bigint();

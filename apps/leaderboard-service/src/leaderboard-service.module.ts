@@ -5,6 +5,7 @@ import { BoardsModule } from './boards/boards.module.js';
 import { InfrastructureModule } from './infrastructure.module.js';
 import { LaddersModule } from './ladders/ladders.module.js';
 import { OpsModule } from './ops/ops.module.js';
+import { PageModule } from './page/page.module.js';
 import { PlayersModule } from './players/players.module.js';
 
 /** The leaderboard service: one module per API area (a new area is one more import). */
@@ -19,6 +20,7 @@ export class LeaderboardServiceModule {
         LaddersModule,
         PlayersModule,
         OpsModule,
+        PageModule,
       ],
     };
   }

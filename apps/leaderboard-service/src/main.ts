@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { fileURLToPath } from 'node:url';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -8,11 +7,6 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { Metrics } from './ops/metrics.js';
 import { UnavailableFilter } from './unavailable.filter.js';
-
-// The page's static files stay in the source tree (dist/apps/leaderboard-service/src -> root).
-const PUBLIC = fileURLToPath(
-  new URL('../../../../apps/leaderboard-service/public', import.meta.url),
-);
 
 interface Req {
   method: string;
@@ -49,7 +43,6 @@ try {
   app.useGlobalFilters(new UnavailableFilter(app.getHttpAdapter()));
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.useStaticAssets(PUBLIC, { index: 'index.html' });
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -136,6 +136,29 @@ return 1
 
 type Raw = [string[], number, number, number, string[], (string | null)[]];
 
+/** The scripts as commands: ioredis sends EVALSHA, so Redis neither re-hashes nor re-parses them. */
+interface BoardScripts {
+  lbPage(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbMember(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbSwitch(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbLive(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+}
+
+const SCRIPTS: Record<keyof BoardScripts, string> = {
+  lbPage: PAGE_LUA,
+  lbMember: PLAYER_LUA,
+  lbSwitch: SWITCH_LUA,
+  lbLive: LIVE_LUA,
+};
+
+/** The client with the board scripts defined on it (once per client). */
+function scripted(redis: Redis): BoardScripts {
+  const commands = redis as unknown as Partial<BoardScripts>;
+  for (const [name, lua] of Object.entries(SCRIPTS))
+    if (commands[name as keyof BoardScripts] === undefined) redis.defineCommand(name, { lua });
+  return redis as unknown as BoardScripts;
+}
+
 const toSlice = (raw: Raw): BoardSlice => {
   const [flat, start, firstRank, total, items, rows] = raw;
   const meta: Record<string, string> = {};
@@ -182,8 +205,7 @@ export class BoardBuild {
     const fields = Object.entries({ ...meta, version: this.version, count: this.count }).flatMap(
       ([k, v]) => [k, String(v)],
     );
-    const old = (await this.redis.eval(
-      SWITCH_LUA,
+    const old = (await scripted(this.redis).lbSwitch(
       2,
       base,
       this.store.daysKey(this.ladder),
@@ -209,10 +231,14 @@ export class BoardBuild {
  * rebuild sets it again.
  */
 export class BoardStore {
+  private readonly scripts: BoardScripts;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.scripts = scripted(redis);
+  }
 
   boardKey(ladder: string, board: string): string {
     return `${this.prefix}lb:${ladder}:board:${board}`;
@@ -261,8 +287,7 @@ export class BoardStore {
     limit: number,
   ): Promise<BoardSlice | null> {
     this.guard();
-    const raw = (await this.redis.eval(
-      PAGE_LUA,
+    const raw = (await this.scripts.lbPage(
       3,
       this.readyKey,
       this.boardKey(ladder, ''),
@@ -284,8 +309,7 @@ export class BoardStore {
     around: number,
   ): Promise<PlayerSlices[]> {
     this.guard();
-    const raw = (await this.redis.eval(
-      PLAYER_LUA,
+    const raw = (await this.scripts.lbMember(
       3,
       this.readyKey,
       this.boardKey(ladder, ''),
@@ -318,8 +342,7 @@ export class BoardStore {
   async upsert(ladder: string, board: string, entries: readonly BoardEntry[]): Promise<boolean> {
     if (entries.length === 0) return true;
     const args = entries.flatMap((e) => [e.member, String(e.score), e.ranked ? '1' : '0', e.data]);
-    const done = await this.redis.eval(
-      LIVE_LUA,
+    const done = await this.scripts.lbLive(
       1,
       this.boardKey(ladder, board),
       entries.length,

@@ -88,6 +88,9 @@ export class BoardBuilder {
       view: board === LIVE ? 'live' : 'daily',
     });
     const build = this.store.build(ladder.id, board);
+    const started = Date.now();
+    let waited = 0;
+    let count = 0;
     try {
       let after: string | null = null;
       // Reading the next page overlaps writing this one.
@@ -98,13 +101,21 @@ export class BoardBuilder {
       };
       let next = read(after);
       for (;;) {
+        const before = Date.now();
         const rows = await next;
+        waited += Date.now() - before;
         if (rows.length === 0) break;
+        count += rows.length;
         after = rows[rows.length - 1]!.player;
         next = rows.length < PAGE ? Promise.resolve([]) : read(after);
         await build.add(rows.map((r) => boardEntry(r, ladder)));
       }
       await build.commit({ asOf, builtAt: new Date().toISOString() }, dayScore);
+      const took = Date.now() - started;
+      if (took > 1_000)
+        this.logger.log(
+          `${ladder.id} ${board}: ${count} players in ${took} ms (${waited} ms waiting for PostgreSQL)`,
+        );
     } catch (error) {
       await build.abort().catch(() => undefined);
       throw error;

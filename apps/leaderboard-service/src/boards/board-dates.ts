@@ -19,8 +19,18 @@ export const closeKeyOfBoard = (date: string): string =>
 export const dayNumber = (date: string): number =>
   Math.round(DateTime.fromISO(date, { zone: 'utc' }).toMillis() / 86_400_000);
 
-/** The instant a board of this date was published: 06:00 in the ladder's zone. */
-export const publishedAt = (date: string, zone: string): string =>
-  DateTime.fromISO(`${date}T06:00:00`, { zone }).toISO()!;
+const published = new Map<string, string>();
+
+/** The instant a board of this date was published: 06:00 in the ladder's zone (memoized: every answer names it). */
+export function publishedAt(date: string, zone: string): string {
+  const key = `${zone} ${date}`;
+  let instant = published.get(key);
+  if (instant === undefined) {
+    instant = DateTime.fromISO(`${date}T06:00:00`, { zone }).toISO()!;
+    if (published.size > 10_000) published.clear();
+    published.set(key, instant);
+  }
+  return instant;
+}
 
 export const DAILY_BOARDS_KEPT = 30;
