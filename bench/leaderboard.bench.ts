@@ -89,9 +89,15 @@ async function main(): Promise<void> {
         REDIS_KEY_PREFIX: redisPrefix,
         HTTP_PORT: String(port),
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  // The service logs each long build with its time waiting for PostgreSQL.
+  service.stdout?.on('data', (d: Buffer) => {
+    for (const line of d.toString().split('\n'))
+      if (line.includes('ms waiting for PostgreSQL'))
+        console.log(`  service: ${line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^.*\] /, '')}`);
+  });
   const redis = new Redis(env.REDIS_URL);
   try {
     t = process.hrtime.bigint();

@@ -42,28 +42,33 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
 
 /** A default player per ladder: rows only override the fields titles and levels read. */
 const templates = new WeakMap<LadderConfig, PlayerState>();
-const templateOf = (ladder: LadderConfig): PlayerState => {
-  let template = templates.get(ladder);
-  if (!template) templates.set(ladder, (template = newPlayer('', ladder)));
-  return template;
-};
+/** Title or level by rating and level, per ladder: boards repeat the same few values. */
+const labels = new WeakMap<LadderConfig, Map<string, { title?: string; level?: number }>>();
+
+function labelOf(ladder: LadderConfig, rating: number, level: number) {
+  let memo = labels.get(ladder);
+  if (!memo) labels.set(ladder, (memo = new Map<string, { title?: string; level?: number }>()));
+  const key = `${rating}|${level}`;
+  let label = memo.get(key);
+  if (label === undefined) {
+    let template = templates.get(ladder);
+    if (!template) templates.set(ladder, (template = newPlayer('', ladder)));
+    const fields = RULE_SETS[ladder.ruleSet].outputFields({ ...template, rating, level });
+    label = {
+      ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
+      ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
+    };
+    if (memo.size > 100_000) memo.clear();
+    memo.set(key, label);
+  }
+  return label;
+}
 
 /** Decodes a stored row and adds the rule set's title or level. */
 export function decodeRow(player: string, data: string, ladder: LadderConfig): BoardRow {
   const [rating = 0, games = 0, wins = 0, losses = 0, draws = 0, ratedGames = 0, level = 0] = data
     .split('|')
     .map(Number);
-  const fields = RULE_SETS[ladder.ruleSet].outputFields({
-    ...templateOf(ladder),
-    id: player,
-    rating,
-    games,
-    wins,
-    losses,
-    draws,
-    ratedGames,
-    level,
-  });
   return {
     player,
     rating,
@@ -72,7 +77,6 @@ export function decodeRow(player: string, data: string, ladder: LadderConfig): B
     losses,
     draws,
     ratedGames,
-    ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
-    ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
+    ...labelOf(ladder, rating, level),
   };
 }
