@@ -100,6 +100,8 @@ export class BoardBuilder {
         return pending;
       };
       let next = read(after);
+      // Redis stores one page while this process reads and encodes the next.
+      let writing: Promise<void> = Promise.resolve();
       for (;;) {
         const before = Date.now();
         const rows = await next;
@@ -108,8 +110,12 @@ export class BoardBuilder {
         count += rows.length;
         after = rows[rows.length - 1]!.player;
         next = rows.length < PAGE ? Promise.resolve([]) : read(after);
-        await build.add(rows.map((r) => boardEntry(r, ladder)));
+        const entries = rows.map((r) => boardEntry(r, ladder));
+        await writing;
+        writing = build.add(entries);
+        writing.catch(() => undefined); // awaited on the next round or below
       }
+      await writing;
       await build.commit({ asOf, builtAt: new Date().toISOString() }, dayScore);
       const took = Date.now() - started;
       if (took > 1_000)
