@@ -77,6 +77,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
         ).every((s) => s === 200),
       { timeout: 90_000, interval: 500, what: 'every daily board' },
     );
+    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
   }, 300_000);
 
   afterAll(async () => {
@@ -237,23 +238,11 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     await producer.connect();
     await producer.send({ topic: world.topics.ratingChanges, messages: copied });
     await producer.disconnect();
-    const group = `${world.prefix}leaderboard-service`;
-    await waitFor(
-      async () => {
-        const high = await admin.fetchTopicOffsets(world.topics.ratingChanges);
-        const [done] = await admin.fetchOffsets({
-          groupId: group,
-          topics: [world.topics.ratingChanges],
-        });
-        return high.every(
-          (h) =>
-            Number(h.high) === 0 ||
-            Number(done!.partitions.find((p) => p.partition === h.partition)?.offset) ===
-              Number(h.high),
-        );
-      },
-      { timeout: 90_000, interval: 250, what: 'the leaderboard consumer to apply the copies' },
-    );
+    await waitFor(() => world.caughtUp(), {
+      timeout: 90_000,
+      interval: 250,
+      what: 'the leaderboard consumer to apply the copies',
+    });
     await admin.disconnect();
     expect(await snapshot()).toEqual(before);
   });

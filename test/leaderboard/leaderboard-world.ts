@@ -55,6 +55,27 @@ export class LeaderboardWorld extends RatingScenario {
     });
   }
 
+  /** The leaderboard service has committed every rating-changes message published so far. */
+  async caughtUp(): Promise<boolean> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const high = await admin.fetchTopicOffsets(this.topics.ratingChanges);
+      const [done] = await admin.fetchOffsets({
+        groupId: `${this.prefix}leaderboard-service`,
+        topics: [this.topics.ratingChanges],
+      });
+      return high.every(
+        (h) =>
+          Number(h.high) === 0 ||
+          Number(done!.partitions.find((p) => p.partition === h.partition)?.offset) ===
+            Number(h.high),
+      );
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   async get(path: string): Promise<Answer> {
     const res = await fetch(`http://127.0.0.1:${this.port}${path}`);
     const text = await res.text();
