@@ -110,8 +110,15 @@ function drawChart(points) {
 
 const whyText = (why) => {
   if (!why || typeof why !== 'object') return '';
+  // Expected scores and the like are long fractions: three decimals are enough to read.
+  const show = (v) =>
+    typeof v === 'number' && !Number.isInteger(v)
+      ? v.toFixed(3)
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
   return Object.entries(why)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => `${k}: ${show(v)}`)
     .join(', ');
 };
 
