@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's run command: installs, brings up PostgreSQL, Redis and Kafka, migrates, creates the
-# topics, then runs every service that exists (dist/apps/*-service) until Ctrl-C.
+# topics, runs every service that exists (dist/apps/*-service) and the game simulator, prints the
+# leaderboard page's address, and stops everything it started on Ctrl-C.
+# SIMULATE_RATE (events per second, default 20) and SIMULATE_BACKFILL_DAYS (default 3) tune the feed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -8,23 +10,46 @@ bash deploy/install.sh
 bash deploy/infra-up.sh
 mkdir -p .run
 pids=()
+names=()
 stop() {
   trap - INT TERM
-  echo "[run] stopping services"
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait || true
+  echo "[run] stopping"
+  # The simulator first (it was started last), then the services, each with SIGTERM.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill -TERM "${pids[$i]}" 2>/dev/null || true
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" 2>/dev/null || true
+    echo "[run] ${names[$i]} stopped"
+  done
   echo "[run] stopped (the Kafka broker keeps running: npm run infra:down stops it)"
+  exit 0
 }
 trap stop INT TERM
+start() {
+  local name="$1"
+  shift
+  "$@" >>".run/${name}.log" 2>&1 &
+  pids+=("$!")
+  names+=("$name")
+  echo "[run] started ${name} (pid $!, log .run/${name}.log)"
+}
 for main in dist/apps/*-service/src/main.js; do
   [[ -f "$main" ]] || continue
   name="$(basename "$(dirname "$(dirname "$main")")")"
-  node "$main" >>".run/${name}.log" 2>&1 &
-  pids+=("$!")
-  echo "[run] started ${name} (pid $!, log .run/${name}.log)"
+  start "$name" node "$main"
 done
 if [[ ${#pids[@]} -eq 0 ]]; then
-  echo "[run] infrastructure ready; no services are built yet. Try: npx ranking generate --seed 1 --events 10000 --out /tmp/events.ndjson && npx ranking replay --events /tmp/events.ndjson --simulate --out /tmp/standings.json"
+  echo "[run] infrastructure ready; no services are built yet"
   exit 0
 fi
+start simulator node bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
+  --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}"
+port="${HTTP_PORT:-3000}"
+for _ in $(seq 1 60); do
+  curl -sf "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break
+  sleep 1
+done
+echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
+echo "[run] Ctrl-C stops everything"
 wait

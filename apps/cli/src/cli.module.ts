@@ -6,6 +6,7 @@ import { RebuildCommand } from './commands/rebuild.command.js';
 import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
+import { SimulateCommand } from './commands/simulate.command.js';
 
 @Module({
   providers: [
@@ -16,6 +17,7 @@ import { SetupCommand } from './commands/setup.command.js';
     CorrectCommand,
     RebuildCommand,
     RebuildCountersCommand,
+    SimulateCommand,
   ],
 })
 export class CliModule {}

@@ -9,6 +9,7 @@ describe('environment', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       HTTP_PORT: 3000,
+      REDIS_KEY_PREFIX: 'ranking:',
     });
   });
 
@@ -35,6 +36,11 @@ describe('environment', () => {
     ['REDIS_URL', 'http://x', 'REDIS_URL="http://x": must be a redis:// URL'],
     ['HTTP_PORT', '70000', 'HTTP_PORT="70000": must be a port number (1-65535)'],
     ['HTTP_PORT', 'abc', 'HTTP_PORT="abc": must be a port number (1-65535)'],
+    [
+      'REDIS_KEY_PREFIX',
+      'a b',
+      'REDIS_KEY_PREFIX="a b": may hold letters, digits, ":", ".", "_" and "-" only',
+    ],
     [
       'LOG_LEVEL',
       'loud',

@@ -73,6 +73,12 @@ export class Environment {
   })
   KAFKA_TOPIC_PREFIX = '';
 
+  /** Prefix of every Redis key the leaderboards write (tests use their own). */
+  @Matches(/^[A-Za-z0-9:._-]{0,100}$/, {
+    message: 'may hold letters, digits, ":", ".", "_" and "-" only',
+  })
+  REDIS_KEY_PREFIX = 'ranking:';
+
   /** Optional JSON file with extra ladders (an array of ladder configs). */
   @IsOptional()
   @IsString()

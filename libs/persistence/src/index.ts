@@ -14,3 +14,5 @@ export * from './transient-error.js';
 export * from './sql-of.js';
 export * from './checkpoint-copy.js';
 export * from './tournament-games.js';
+export * from './standings-reader.js';
+export * from './history-reader.js';

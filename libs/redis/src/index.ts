@@ -1,1 +1,2 @@
 export * from './redis-client.js';
+export * from './board-store.js';

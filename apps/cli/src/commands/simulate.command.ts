@@ -1,0 +1,149 @@
+import { loadEnvironment, loadLadders } from '@ranking/config';
+import { generateEvents } from '@ranking/generator';
+import { kafkaClient, topicNames } from '@ranking/kafka';
+import { Command, CommandRunner, Option } from 'nest-commander';
+
+interface SimulateFlags {
+  rate?: number;
+  backfillDays?: number;
+  seed?: number;
+  players?: number;
+  duration?: number;
+}
+
+const DAY_MS = 86_400_000;
+const TICK_MS = 100;
+const BACKFILL_EVENTS_PER_DAY = 3_000;
+
+const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? 'unknown';
+
+/**
+ * `ranking simulate`: a live game feed for every ladder, as game servers would publish it.
+ * First a backfill of past days (with their period closes, so the 06:00 boards exist at once),
+ * then realistic games timed now, at --rate per second, until Ctrl-C or --duration.
+ */
+@Command({
+  name: 'simulate',
+  description: 'publish realistic games for every ladder, live, at --rate events per second',
+})
+export class SimulateCommand extends CommandRunner {
+  async run(_args: string[], flags: SimulateFlags): Promise<void> {
+    const env = loadEnvironment();
+    const ladders = [...loadLadders(env).values()];
+    const rate = flags.rate ?? 20;
+    const seed = flags.seed ?? Date.now() % 1_000_000_000;
+    const players = flags.players ?? 400;
+    const backfillDays = flags.backfillDays ?? 3;
+    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
+    const producer = kafkaClient(env.KAFKA_BROKERS, 'ranking-simulate').producer({
+      allowAutoTopicCreation: false,
+    });
+    await producer.connect();
+    let stopping = false;
+    const stop = () => (stopping = true);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    const send = (lines: string[]) =>
+      producer.send({ topic, messages: lines.map((value) => ({ key: ladderOf(value), value })) });
+    try {
+      const now = Date.now();
+      if (backfillDays > 0) {
+        // Distinct seeds: event ids are the seed plus a serial, so phases never collide.
+        const past = generateEvents({
+          seed: seed * 2,
+          events: backfillDays * BACKFILL_EVENTS_PER_DAY,
+          start: new Date(now - backfillDays * DAY_MS).toISOString(),
+          days: backfillDays,
+          closes: true,
+          ladders,
+          playersPerLadder: players,
+          badShare: 0.005,
+        });
+        let batch: string[] = [];
+        for (const line of past) {
+          if (stopping) break;
+          batch.push(line);
+          if (batch.length === 500) {
+            await send(batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) await send(batch);
+        process.stderr.write(`[simulate] backfilled ${backfillDays} days\n`);
+      }
+      // Live: a year of games spread so that their times follow the wall clock.
+      const yearEvents = rate * 365 * 86_400;
+      const live = generateEvents({
+        seed: seed * 2 + 1,
+        events: yearEvents,
+        start: new Date(now).toISOString(),
+        days: 365,
+        closes: true,
+        ladders,
+        playersPerLadder: players,
+        badShare: 0.005,
+      });
+      const started = Date.now();
+      const until = flags.duration ? started + flags.duration * 1000 : Infinity;
+      let sent = 0;
+      let lastReport = started;
+      while (!stopping && Date.now() < until) {
+        const due = Math.floor(((Date.now() - started) / 1000) * rate) - sent;
+        const batch: string[] = [];
+        for (let i = 0; i < due; i++) {
+          const next = live.next();
+          if (next.done) break;
+          batch.push(next.value);
+        }
+        if (batch.length > 0) await send(batch);
+        sent += batch.length;
+        if (Date.now() - lastReport > 10_000) {
+          process.stderr.write(`[simulate] ${sent} live events published\n`);
+          lastReport = Date.now();
+        }
+        await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+      }
+      process.stderr.write(`[simulate] stopped after ${sent} live events\n`);
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  @Option({ flags: '--rate <n>', description: 'live events per second (default 20)' })
+  parseRate(value: string): number {
+    return positive('--rate', value);
+  }
+
+  @Option({
+    flags: '--backfill-days <d>',
+    description: 'days of history (with closes) published first (default 3; 0 for none)',
+  })
+  parseBackfill(value: string): number {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > 60)
+      throw new Error(`--backfill-days ${value}: must be a whole number from 0 to 60`);
+    return n;
+  }
+
+  @Option({ flags: '--seed <n>', description: 'seed (default: from the clock)' })
+  parseSeed(value: string): number {
+    return positive('--seed', value);
+  }
+
+  @Option({ flags: '--players <n>', description: 'players per ladder (default 400)' })
+  parsePlayers(value: string): number {
+    return positive('--players', value);
+  }
+
+  @Option({ flags: '--duration <s>', description: 'stop after this many seconds (default: never)' })
+  parseDuration(value: string): number {
+    return positive('--duration', value);
+  }
+}
+
+function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${flag} ${value}: must be a whole number >= 1`);
+  return n;
+}

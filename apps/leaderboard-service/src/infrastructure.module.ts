@@ -1,0 +1,74 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import type { Environment } from '@ranking/config';
+import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
+import { createDataSource, HistoryReader, type Sql, StandingsReader } from '@ranking/persistence';
+import type { LadderConfig } from '@ranking/rating';
+import { BoardStore, redisClient } from '@ranking/redis';
+import type { Redis } from 'ioredis';
+import type { Kafka } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { Metrics } from './ops/metrics.js';
+import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS, REDIS } from './tokens.js';
+
+const sqlOf = (db: DataSource): Sql => ({ query: (text, params) => db.query(text, params) });
+
+/** Connections and stores every module of the service shares. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(env: Environment, ladders: ReadonlyMap<string, LadderConfig>): DynamicModule {
+    const providers = [
+      { provide: ENVIRONMENT, useValue: env },
+      { provide: LADDERS, useValue: ladders },
+      {
+        provide: DATA_SOURCE,
+        useFactory: async () => {
+          const db = createDataSource(env.DATABASE_URL, 'leaderboard-service');
+          await db.initialize();
+          if (await db.showMigrations())
+            throw new Error('the database has pending migrations; run `npx ranking setup` first');
+          return db;
+        },
+      },
+      {
+        provide: REDIS,
+        useFactory: () => redisClient(env.REDIS_URL, 'leaderboard-service'),
+      },
+      {
+        provide: KAFKA,
+        useFactory: async (): Promise<Kafka> => {
+          const kafka = kafkaClient(env.KAFKA_BROKERS, 'leaderboard-service');
+          const admin = kafka.admin();
+          await admin.connect();
+          try {
+            await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
+          } finally {
+            await admin.disconnect();
+          }
+          return kafka;
+        },
+      },
+      {
+        provide: BoardStore,
+        inject: [REDIS],
+        useFactory: (redis: Redis) => new BoardStore(redis, env.REDIS_KEY_PREFIX),
+      },
+      {
+        provide: StandingsReader,
+        inject: [DATA_SOURCE],
+        useFactory: (db: DataSource) => new StandingsReader(sqlOf(db)),
+      },
+      {
+        provide: HistoryReader,
+        inject: [DATA_SOURCE],
+        useFactory: (db: DataSource) => new HistoryReader(sqlOf(db)),
+      },
+      Metrics,
+    ];
+    return {
+      module: InfrastructureModule,
+      providers,
+      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+    };
+  }
+}

@@ -1,0 +1,162 @@
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { LadderConfig } from '@ranking/rating';
+import { type BoardSlice, BoardStore } from '@ranking/redis';
+import { LIVE } from '../boards/board-builder.js';
+import { publishedAt } from '../boards/board-dates.js';
+import { type BoardRow, decodeRow, hasBoard } from '../boards/board-row.js';
+import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
+import { rankSlice } from '../boards/ranked-page.js';
+import { LADDERS } from '../tokens.js';
+
+export type RankedRow = BoardRow & { readonly rank: number };
+
+export interface BoardView {
+  readonly view: 'daily' | 'live';
+  readonly live: boolean;
+  /** Daily boards: the board's date (its 06:00) and the day whose close it shows. */
+  readonly date?: string;
+  readonly closeKey?: string;
+  readonly publishedAt?: string;
+  /** Live board: when it last changed. */
+  readonly updatedAt?: string;
+  readonly total: number;
+}
+
+/** What the HTTP API answers, read from the boards in Redis. */
+@Injectable()
+export class LeaderboardQueries {
+  constructor(
+    @Inject(LADDERS) private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly store: BoardStore,
+  ) {}
+
+  /** The ladder, or a 404 naming the known ones; `board` also requires that it has boards. */
+  ladder(id: string, board = false): LadderConfig {
+    const ladder = this.ladders.get(id);
+    if (!ladder)
+      throw new NotFoundException(
+        `unknown ladder "${id}"; known ladders: ${[...this.ladders.keys()].join(', ')}`,
+      );
+    if (board && !hasBoard(ladder))
+      throw new NotFoundException(
+        `ladder "${id}" has no leaderboard (its players are never ranked)`,
+      );
+    return ladder;
+  }
+
+  async ladderList() {
+    const out = [];
+    for (const ladder of this.ladders.values()) {
+      const board = hasBoard(ladder);
+      const newest = board ? (await this.store.days(ladder.id))[0] : undefined;
+      const meta = newest ? await this.store.meta(ladder.id, newest) : null;
+      const live = board ? await this.store.meta(ladder.id, LIVE) : null;
+      out.push({
+        id: ladder.id,
+        ruleSet: ladder.ruleSet,
+        timezone: ladder.timezone,
+        rankedAfter: ladder.rankedAfter,
+        hasLeaderboard: board,
+        currentBoard:
+          newest && meta
+            ? {
+                date: newest,
+                closeKey: meta.asOf,
+                publishedAt: publishedAt(newest, ladder.timezone),
+                players: Number(meta.count),
+              }
+            : null,
+        live: live
+          ? { updatedAt: live.updatedAt ?? live.builtAt, players: Number(live.count) }
+          : null,
+      });
+    }
+    return { ladders: out };
+  }
+
+  /** The board for a request: the live board, the given date, or null for the newest daily board. */
+  boardName(view: 'daily' | 'live', date?: string): string | null {
+    return view === 'live' ? LIVE : (date ?? null);
+  }
+
+  async leaderboard(
+    ladder: LadderConfig,
+    wanted: string | null,
+    cursor: PageCursor | null,
+    limit: number,
+  ): Promise<BoardView & { rows: RankedRow[]; nextCursor: string | null }> {
+    const slice = await this.store.page(ladder.id, wanted, cursor, limit);
+    if (!slice) throw await this.noBoard(ladder, wanted);
+    const board = slice.meta.name ?? LIVE;
+    const rows = this.rows(slice, ladder);
+    const last = slice.items[slice.items.length - 1];
+    const more = last !== undefined && slice.start + slice.items.length < slice.total;
+    return {
+      ...this.view(ladder, board, slice),
+      rows,
+      nextCursor: more ? encodeCursor({ member: last.member, score: last.score }) : null,
+    };
+  }
+
+  async player(ladder: LadderConfig, player: string, around: number) {
+    const [live, daily] = await this.store.member(ladder.id, [LIVE, null], player, around);
+    if (!live?.data)
+      throw new NotFoundException(`player "${player}" has no games on ladder "${ladder.id}"`);
+    const side = (s: typeof live) => {
+      if (s.board === null) return null;
+      const board = s.board.meta.name ?? LIVE;
+      return {
+        ...this.view(ladder, board, s.board),
+        rank:
+          s.index === null
+            ? null
+            : (rankSlice(s.board).find((r) => r.member === player)?.rank ?? null),
+        ...(s.data && board !== LIVE ? { standing: decodeRow(player, s.data, ladder) } : {}),
+        around: this.rows(s.board, ladder),
+      };
+    };
+    return {
+      ladder: ladder.id,
+      ...decodeRow(player, live.data, ladder),
+      ranked: live.index !== null,
+      live: side(live),
+      daily: daily ? side(daily) : null,
+    };
+  }
+
+  private rows(slice: BoardSlice, ladder: LadderConfig): RankedRow[] {
+    return rankSlice(slice).map((r) => ({ rank: r.rank, ...decodeRow(r.member, r.data, ladder) }));
+  }
+
+  private view(ladder: LadderConfig, board: string, slice: BoardSlice): BoardView {
+    return board === LIVE
+      ? {
+          view: 'live',
+          live: true,
+          updatedAt: slice.meta.updatedAt ?? slice.meta.builtAt,
+          total: slice.total,
+        }
+      : {
+          view: 'daily',
+          live: false,
+          date: board,
+          ...(slice.meta.asOf ? { closeKey: slice.meta.asOf } : {}),
+          publishedAt: publishedAt(board, ladder.timezone),
+          total: slice.total,
+        };
+  }
+
+  private async noBoard(ladder: LadderConfig, board: string | null): Promise<NotFoundException> {
+    if (board === null)
+      return new NotFoundException(
+        `ladder "${ladder.id}" has no daily board yet: the first appears at 06:00 (${ladder.timezone}) after its first daily close; try view=live`,
+      );
+    if (board === LIVE) return new NotFoundException(`ladder "${ladder.id}" has no live board yet`);
+    const days = await this.store.days(ladder.id);
+    return new NotFoundException(
+      days.length === 0
+        ? `ladder "${ladder.id}" has no daily board yet`
+        : `no daily board of ${board} for ladder "${ladder.id}"; boards exist from ${days[days.length - 1]} to ${days[0]}`,
+    );
+  }
+}

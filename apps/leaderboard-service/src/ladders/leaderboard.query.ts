@@ -1,0 +1,36 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { DATE } from '../boards/board-dates.js';
+
+export const MAX_LIMIT = 200;
+
+/** Query of GET /ladders/:ladder/leaderboard. */
+export class LeaderboardQuery {
+  @ApiPropertyOptional({
+    description: "the board's date (its 06:00, the ladder's zone); default: the newest board",
+    example: '2026-11-30',
+  })
+  @IsOptional()
+  @Matches(DATE, { message: 'date must be a date as YYYY-MM-DD' })
+  date?: string;
+
+  @ApiPropertyOptional({ enum: ['daily', 'live'], default: 'daily' })
+  @IsOptional()
+  @IsIn(['daily', 'live'], { message: 'view must be daily or live' })
+  view?: 'daily' | 'live';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(MAX_LIMIT, { message: `limit must be at most ${MAX_LIMIT}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(400, { message: 'cursor is too long' })
+  cursor?: string;
+}

@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { Environment } from '@ranking/config';
+import type { LadderConfig } from '@ranking/rating';
+import { BoardsModule } from './boards/boards.module.js';
+import { InfrastructureModule } from './infrastructure.module.js';
+import { LaddersModule } from './ladders/ladders.module.js';
+import { OpsModule } from './ops/ops.module.js';
+import { PageModule } from './page/page.module.js';
+import { PlayersModule } from './players/players.module.js';
+
+/** The leaderboard service: one module per API area (a new area is one more import). */
+@Module({})
+export class LeaderboardServiceModule {
+  static forRoot(env: Environment, ladders: ReadonlyMap<string, LadderConfig>): DynamicModule {
+    return {
+      module: LeaderboardServiceModule,
+      imports: [
+        InfrastructureModule.forRoot(env, ladders),
+        BoardsModule,
+        LaddersModule,
+        PlayersModule,
+        OpsModule,
+        PageModule,
+      ],
+    };
+  }
+}

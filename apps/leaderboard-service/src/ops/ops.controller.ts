@@ -1,0 +1,74 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { BoardStore } from '@ranking/redis';
+import type { DataSource } from 'typeorm';
+import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
+import { DATA_SOURCE } from '../tokens.js';
+import { Metrics } from './metrics.js';
+
+/** The part of Express's response these handlers use. */
+interface Response {
+  status(code: number): Response;
+  type(contentType: string): Response;
+  json(body: unknown): void;
+  send(body: string): void;
+}
+
+/** The consumer fetches or heartbeats every few seconds; silence longer than this is a fault. */
+const KAFKA_SILENCE_MS = 30_000;
+
+const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
+  Promise.race([
+    work,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)),
+  ]);
+
+@ApiExcludeController()
+@Controller()
+export class OpsController {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly db: DataSource,
+    private readonly store: BoardStore,
+    private readonly consumer: RatingChangesConsumer,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** Kafka, PostgreSQL and Redis: 200 when all answer, 503 naming the ones that do not. */
+  @Get('health')
+  async health(@Res() res: Response): Promise<void> {
+    const check = async (work: () => Promise<unknown>) => {
+      try {
+        await within(1_000, work());
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+    };
+    const checks = {
+      postgres: await check(() => this.db.query('SELECT 1')),
+      redis: await check(async () => {
+        if (!(await this.store.isReady())) throw new Error('boards are being rebuilt');
+      }),
+      kafka: await check(() =>
+        Date.now() - this.consumer.lastContact > KAFKA_SILENCE_MS
+          ? Promise.reject(
+              new Error('the rating-changes consumer has not reached the broker lately'),
+            )
+          : Promise.resolve(),
+      ),
+    };
+    const ok = Object.values(checks).every((c) => c.ok);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', checks });
+  }
+
+  @Get('metrics')
+  async prometheus(@Res() res: Response): Promise<void> {
+    res.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+  }
+
+  /** A bare endpoint: the ceiling the benchmark compares the API with. */
+  @Get('ping')
+  ping(): string {
+    return 'pong';
+  }
+}

@@ -1,0 +1,39 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+export const MAX_AROUND = 50;
+export const MAX_HISTORY = 200;
+
+/** Query of GET /ladders/:ladder/players/:player. */
+export class PlayerQuery {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_AROUND,
+    default: 5,
+    description: 'neighbours on each side',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'around must be a whole number' })
+  @Min(0, { message: 'around must be at least 0' })
+  @Max(MAX_AROUND, { message: `around must be at most ${MAX_AROUND}` })
+  around?: number;
+}
+
+/** Query of GET /ladders/:ladder/players/:player/history. */
+export class HistoryQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_HISTORY, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(MAX_HISTORY, { message: `limit must be at most ${MAX_HISTORY}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,18}$/, { message: 'cursor is not one this API gave out' })
+  cursor?: string;
+}

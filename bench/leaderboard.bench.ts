@@ -1,0 +1,206 @@
+// Leaderboard service: daily board build for 1,000,000 ranked players (close message to switch),
+// then GET leaderboard (limit 100) and GET player at a fixed 2,000 requests/s with autocannon,
+// against a bare endpoint of the same server (/ping) as the ceiling.
+// Run: npm run build && node dist/bench/leaderboard.bench.js [players=1000000] [rate=2000] [seconds=20]
+// Needs the local services (bash deploy/infra-up.sh). Uses its own database, topics and Redis keys.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { loadEnvironment } from '@ranking/config';
+import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
+import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import { Redis } from 'ioredis';
+
+interface AutocannonResult {
+  latency: { p50: number; p99: number; average: number; max: number };
+  requests: { average: number; total: number };
+  non2xx: number;
+  errors: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: Record<string, unknown>,
+) => Promise<AutocannonResult>;
+
+const players = Number(process.argv[2] ?? 1_000_000);
+const rate = Number(process.argv[3] ?? 2_000);
+const duration = Number(process.argv[4] ?? 20);
+const env = loadEnvironment();
+const prefix = `lbbench${Date.now().toString(36)}.`;
+const redisPrefix = `${prefix}:`;
+const url = new URL(env.DATABASE_URL);
+url.pathname = '/ranking_bench_leaderboard';
+const databaseUrl = url.toString();
+const port = 3900 + Math.floor(Math.random() * 90);
+const base = `http://127.0.0.1:${port}`;
+const ladder = 'qq-gomoku';
+const key = '2026-11-29';
+
+const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+async function main(): Promise<void> {
+  await dropDatabase(databaseUrl).catch(() => undefined);
+  await ensureDatabase(databaseUrl);
+  const db = createDataSource(databaseUrl, 'bench');
+  await db.initialize();
+  await migrate(db);
+  let t = process.hrtime.bigint();
+  // Distinct ratings with ties every 7 players, as real boards have.
+  await db.query(
+    `INSERT INTO daily_standings (ladder, period_key, player, rating, games, wins, losses, draws, rated_games, level)
+     SELECT $1, $2, 'p' || i, (i::bigint * 7919) % ($3 / 7 + 1), 30, 15, 14, 1, 30, 25 FROM generate_series(1, $3) AS i`,
+    [ladder, key, players],
+  );
+  await db.query(
+    `INSERT INTO ladder_players (ladder, player, rating, games, wins, losses, draws, rated_games, disconnects,
+       clean_streak, disconnect_penalties, level, territory, captures)
+     SELECT $1, 'p' || i, (i::bigint * 7919) % ($2 / 7 + 1), 30, 15, 14, 1, 30, 0, 0, 0, 25, false, 0
+     FROM generate_series(1, $2) AS i`,
+    [ladder, players],
+  );
+  await db.query('ANALYZE');
+  console.log(
+    `seeded ${players.toLocaleString('en')} standings and players in ${seconds(t).toFixed(1)} s`,
+  );
+
+  const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
+  await admin.disconnect();
+  const service = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lbprof'] : []),
+      'dist/apps/leaderboard-service/src/main.js',
+    ],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        KAFKA_TOPIC_PREFIX: prefix,
+        REDIS_KEY_PREFIX: redisPrefix,
+        HTTP_PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  // The service logs each long build with its time waiting for PostgreSQL.
+  service.stdout?.on('data', (d: Buffer) => {
+    for (const line of d.toString().split('\n'))
+      if (line.includes('ms waiting for PostgreSQL'))
+        console.log(`  service: ${line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^.*\] /, '')}`);
+  });
+  const redis = new Redis(env.REDIS_URL);
+  try {
+    t = process.hrtime.bigint();
+    // Start-up loads the live board (1M players) from PostgreSQL.
+    await until(async () => (await fetch(`${base}/health`)).status === 200, 'the service');
+    console.log(
+      `start-up with a live board of ${players.toLocaleString('en')}: ${seconds(t).toFixed(1)} s`,
+    );
+
+    // The close: the rating service would have frozen the standings and marked the day closed.
+    await db.query(
+      "INSERT INTO ladder_periods (ladder, period, period_key, seq) VALUES ($1, 'daily', $2, 1)",
+      [ladder, key],
+    );
+    const producer = kafka.producer();
+    await producer.connect();
+    t = process.hrtime.bigint();
+    await producer.send({
+      topic: topicNames(prefix).ratingChanges,
+      messages: [
+        {
+          key: ladder,
+          value: JSON.stringify({
+            eventId: `period.closed:${ladder}:daily:${key}`,
+            ladder,
+            seq: 1,
+            type: 'period.closed',
+            changes: [],
+          }),
+        },
+      ],
+    });
+    await producer.disconnect();
+    await until(
+      async () => (await fetch(`${base}/ladders/${ladder}/leaderboard?limit=1`)).status === 200,
+      'the daily board',
+    );
+    const switched = seconds(t);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const build =
+      /leaderboard_board_build_seconds_sum\{ladder="qq-gomoku",view="daily"\} ([\d.]+)/.exec(
+        metrics,
+      )?.[1];
+    console.log(
+      `daily board of ${players.toLocaleString('en')} ranked players: close message to switch ${switched.toFixed(2)} s (build ${Number(build).toFixed(2)} s)`,
+    );
+
+    const run = async (name: string, path: string) => {
+      const result = await autocannon({
+        url: `${base}${path}`,
+        connections: 20,
+        overallRate: rate,
+        duration,
+      });
+      console.log(
+        `${name.padEnd(28)} ${Math.round(result.requests.average)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  max ${result.latency.max} ms  non-2xx ${result.non2xx}  errors ${result.errors}`,
+      );
+      return result;
+    };
+    // Warm-up, then the runs.
+    await autocannon({
+      url: `${base}/ladders/${ladder}/leaderboard?limit=100`,
+      connections: 10,
+      duration: 3,
+    });
+    const ceiling = await run('GET /ping (bare)', '/ping');
+    const board = await run(
+      'GET leaderboard limit=100',
+      `/ladders/${ladder}/leaderboard?limit=100`,
+    );
+    const deep = await run(
+      'GET leaderboard deep page',
+      `/ladders/${ladder}/leaderboard?limit=100&cursor=${encodeURIComponent(
+        (
+          (await (await fetch(`${base}/ladders/${ladder}/leaderboard?limit=200`)).json()) as {
+            nextCursor: string;
+          }
+        ).nextCursor,
+      )}`,
+    );
+    const player = await run('GET player (around=5)', `/ladders/${ladder}/players/p500000`);
+    const ratio = (r: AutocannonResult) =>
+      (r.latency.p99 / Math.max(ceiling.latency.p99, 0.001)).toFixed(2);
+    console.log(
+      `p99 ratio to the bare endpoint: leaderboard ${ratio(board)}x, deep page ${ratio(deep)}x, player ${ratio(player)}x`,
+    );
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+    await redis.quit();
+    const cleanup = kafka.admin();
+    await cleanup.connect();
+    await cleanup.deleteTopics({ topics: Object.values(topicNames(prefix)) });
+    await cleanup.disconnect();
+    await db.destroy();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+await main();

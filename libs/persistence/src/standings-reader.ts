@@ -1,0 +1,97 @@
+import type { Sql } from './sql.js';
+
+/** A player's standing as a board shows it (frozen at a daily close, or live). */
+export interface StandingRow {
+  readonly player: string;
+  readonly rating: number;
+  readonly games: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly draws: number;
+  readonly ratedGames: number;
+  readonly level: number;
+}
+
+interface RawStanding {
+  player: string;
+  rating: number;
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  rated_games: number;
+  level: number;
+}
+
+const COLUMNS = 'player, rating, games, wins, losses, draws, rated_games, level';
+
+const toRow = (r: RawStanding): StandingRow => ({
+  player: r.player,
+  rating: r.rating,
+  games: r.games,
+  wins: r.wins,
+  losses: r.losses,
+  draws: r.draws,
+  ratedGames: r.rated_games,
+  level: r.level,
+});
+
+/** What the leaderboards load from PostgreSQL: the frozen daily standings and the live ladder. */
+export class StandingsReader {
+  constructor(private readonly sql: Sql) {}
+
+  /** Keys of the ladder's applied daily closes, newest first. */
+  async dailyCloses(ladder: string, limit: number): Promise<string[]> {
+    const rows = await this.sql.query<{ period_key: string }>(
+      `SELECT period_key FROM ladder_periods WHERE ladder = $1 AND period = 'daily'
+       ORDER BY period_key DESC LIMIT $2`,
+      [ladder, limit],
+    );
+    return rows.map((r) => r.period_key);
+  }
+
+  /** Whether the daily close of this key was applied (its standings are frozen). */
+  async dailyClosed(ladder: string, key: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      `SELECT 1 FROM ladder_periods WHERE ladder = $1 AND period = 'daily' AND period_key = $2`,
+      [ladder, key],
+    );
+    return rows.length > 0;
+  }
+
+  /** A page (in player order) of the standings frozen at a daily close. */
+  async dailyPage(
+    ladder: string,
+    key: string,
+    after: string | null,
+    limit: number,
+  ): Promise<StandingRow[]> {
+    const rows = await this.sql.query<RawStanding>(
+      `SELECT ${COLUMNS} FROM daily_standings
+       WHERE ladder = $1 AND period_key = $2 AND ($3::text IS NULL OR player > $3)
+       ORDER BY player LIMIT $4`,
+      [ladder, key, after, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /** A page (in player order) of the ladder's live players who played at least once. */
+  async livePage(ladder: string, after: string | null, limit: number): Promise<StandingRow[]> {
+    const rows = await this.sql.query<RawStanding>(
+      `SELECT ${COLUMNS} FROM ladder_players
+       WHERE ladder = $1 AND games > 0 AND ($2::text IS NULL OR player > $2)
+       ORDER BY player LIMIT $3`,
+      [ladder, after, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  async livePlayers(ladder: string, players: readonly string[]): Promise<StandingRow[]> {
+    if (players.length === 0) return [];
+    const rows = await this.sql.query<RawStanding>(
+      `SELECT ${COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[]) AND games > 0`,
+      [ladder, players],
+    );
+    return rows.map(toRow);
+  }
+}

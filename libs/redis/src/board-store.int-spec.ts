@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { TEST_ENV } from '@ranking/testing';
+import { Redis } from 'ioredis';
+import { BoardStore, BoardsUnavailableError, type BoardEntry } from './board-store.js';
+
+const entry = (member: string, rating: number): BoardEntry => ({
+  member,
+  score: -rating,
+  ranked: true,
+  data: String(rating),
+});
+
+/** The board store on the real Redis, under a key prefix of its own. */
+describe('BoardStore (real Redis)', () => {
+  const prefix = `lbstore-${randomBytes(5).toString('hex')}:`;
+  const redis = new Redis(TEST_ENV.redisUrl);
+  const store = new BoardStore(redis, prefix);
+
+  beforeAll(async () => {
+    await store.markReady();
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.unlink(...keys);
+    await redis.quit();
+  });
+
+  it('given a board, when a new version is half built, then readers still see the old one whole, and the new one whole after the switch', async () => {
+    const first = store.build('l', '2026-11-30');
+    await first.add([entry('a', 10), entry('b', 9), entry('c', 8)]);
+    await first.commit({ asOf: '2026-11-29' }, 1);
+    const second = store.build('l', '2026-11-30');
+    await second.add(Array.from({ length: 50 }, (_, i) => entry(`p${i}`, i)));
+    const during = await store.page('l', '2026-11-30', null, 10);
+    expect(during?.total).toBe(3);
+    expect(during?.items.map((i) => i.member)).toEqual(['a', 'b', 'c']);
+    await second.add(Array.from({ length: 50 }, (_, i) => entry(`q${i}`, i)));
+    await second.commit({ asOf: '2026-11-29' }, 1);
+    const after = await store.page('l', '2026-11-30', null, 200);
+    expect(after?.total).toBe(100);
+    // The old version's keys are gone.
+    expect(await redis.keys(`${prefix}lb:l:board:2026-11-30:${first.version}:*`)).toEqual([]);
+  });
+
+  it('equal scores share a rank: the first rank of a page counts only strictly better members', async () => {
+    const build = store.build('t', 'live');
+    await build.add([entry('a', 5), entry('b', 4), entry('c', 4), entry('d', 3), entry('e', 4)]);
+    await build.commit({}, null);
+    const page = await store.page('t', 'live', { member: 'b', score: '-4' }, 2);
+    expect(page?.items.map((i) => i.member)).toEqual(['c', 'e']);
+    expect(page?.firstRank).toBe(2);
+    expect(page?.start).toBe(2);
+  });
+
+  it('keeps daily boards inside the window: older ones are dropped with their data', async () => {
+    for (const [day, date] of [
+      [10, '2026-01-10'],
+      [20, '2026-01-20'],
+      [45, '2026-02-14'],
+    ] as const) {
+      const b = store.build('w', date);
+      await b.add([entry('a', day)]);
+      await b.commit({ asOf: date }, day);
+    }
+    expect(await store.trimDays('w', 16)).toEqual(['2026-01-10']);
+    expect(await store.days('w')).toEqual(['2026-02-14', '2026-01-20']);
+    expect(await store.page('w', '2026-01-10', null, 10)).toBeNull();
+  });
+
+  it('without the ready marker (Redis lost its data), reads fail as unavailable instead of answering empty', async () => {
+    const other = new BoardStore(redis, `${prefix}empty:`);
+    await expect(other.page('l', 'live', null, 10)).rejects.toBeInstanceOf(BoardsUnavailableError);
+  });
+});

@@ -1,0 +1,367 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/** One line of a board: the member, its sort score (lower first) and an opaque encoded row. */
+export interface BoardEntry {
+  readonly member: string;
+  /** Sort key: boards are read in ascending score, ties in member byte order. */
+  readonly score: number;
+  /** Whether the member is ranked (in the sorted set) or only looked up (hash only). */
+  readonly ranked: boolean;
+  readonly data: string;
+}
+
+/** A slice of a board as read in one atomic script: ranks are left to the caller. */
+export interface BoardSlice {
+  readonly meta: Record<string, string>;
+  /** Index (0-based) of the first item in the board's order. */
+  readonly start: number;
+  /** 1 + members with a strictly lower score than the first item (competition rank). */
+  readonly firstRank: number;
+  readonly total: number;
+  readonly items: readonly { member: string; score: string; data: string | null }[];
+}
+
+export interface PlayerSlices {
+  readonly data: string | null;
+  /** Null when the board does not exist. */
+  readonly board: BoardSlice | null;
+  /** The player's index on the board (null when not ranked on it). */
+  readonly index: number | null;
+}
+
+/** The board store is rebuilding or unreachable: a retriable condition callers answer with 503. */
+export class BoardsUnavailableError extends Error {
+  override readonly name = 'BoardsUnavailableError';
+  readonly retriable = true;
+}
+
+// Reads are Lua scripts: atomic in Redis, so a reader sees one whole version of a board or none.
+const SLICE_LUA = `
+local function slice(z, h, m, start, stop)
+  local items = redis.call('ZRANGE', z, start, stop, 'WITHSCORES')
+  local first = 0
+  if #items > 0 then first = redis.call('ZCOUNT', z, '-inf', '(' .. items[2]) + 1 end
+  local members = {}
+  for i = 1, #items, 2 do members[#members + 1] = items[i] end
+  local rows = {}
+  if #members > 0 then rows = redis.call('HMGET', h, unpack(members)) end
+  return {m, start, first, redis.call('ZCARD', z), items, rows}
+end
+-- A board's meta key; an empty name means the newest daily board of the ladder's index.
+local function resolve(base, days, name)
+  if name == '' then
+    local newest = redis.call('ZREVRANGE', days, 0, 0)
+    if #newest == 0 then return nil end
+    name = newest[1]
+  end
+  return base .. name, name
+end
+local function keys(board)
+  local m = redis.call('HGETALL', board)
+  if #m == 0 then return nil end
+  local version
+  for i = 1, #m, 2 do if m[i] == 'version' then version = m[i + 1] end end
+  return m, board .. ':' .. version .. ':z', board .. ':' .. version .. ':h'
+end
+`;
+
+const PAGE_LUA = `${SLICE_LUA}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
+local board, name = resolve(KEYS[2], KEYS[3], ARGV[4])
+if board == nil then return nil end
+local m, z, h = keys(board)
+if m == nil then return nil end
+m[#m + 1] = 'name'
+m[#m + 1] = name
+local start = 0
+if ARGV[1] ~= '' then
+  local r = redis.call('ZRANK', z, ARGV[1])
+  local s = redis.call('ZSCORE', z, ARGV[1])
+  if r and s == ARGV[2] then start = r + 1 else start = redis.call('ZCOUNT', z, '-inf', ARGV[2]) end
+end
+return slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
+`;
+
+const PLAYER_LUA = `${SLICE_LUA}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
+local around = tonumber(ARGV[2])
+local out = {}
+for b = 3, #ARGV do
+  local board, name = resolve(KEYS[2], KEYS[3], ARGV[b])
+  local m, z, h
+  if board ~= nil then m, z, h = keys(board) end
+  if m == nil then
+    out[#out + 1] = {false, false, false}
+  else
+    m[#m + 1] = 'name'
+    m[#m + 1] = name
+    local data = redis.call('HGET', h, ARGV[1])
+    local r = redis.call('ZRANK', z, ARGV[1])
+    if r then
+      local from = r - around
+      if from < 0 then from = 0 end
+      out[#out + 1] = {data, r, slice(z, h, m, from, r + around)}
+    else
+      out[#out + 1] = {data, false, slice(z, h, m, 1, 0)}
+    end
+  end
+end
+return out
+`;
+
+// The switch: the meta hash names the version readers use; one atomic script flips it.
+const SWITCH_LUA = `
+local old = redis.call('HGET', KEYS[1], 'version')
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if ARGV[2] ~= '' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+return old
+`;
+
+const LIVE_LUA = `
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 0 end
+local z = KEYS[1] .. ':' .. version .. ':z'
+local h = KEYS[1] .. ':' .. version .. ':h'
+local n = tonumber(ARGV[1])
+for i = 0, n - 1 do
+  local member, score, ranked, data = ARGV[2 + i * 4], ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4]
+  redis.call('HSET', h, member, data)
+  if ranked == '1' then redis.call('ZADD', z, score, member) else redis.call('ZREM', z, member) end
+end
+redis.call('HSET', KEYS[1], 'count', redis.call('ZCARD', z), 'updatedAt', ARGV[2 + n * 4])
+return 1
+`;
+
+type Raw = [string[], number, number, number, string[], (string | null)[]];
+
+/** The scripts as commands: ioredis sends EVALSHA, so Redis neither re-hashes nor re-parses them. */
+interface BoardScripts {
+  lbPage(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbMember(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbSwitch(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbLive(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+}
+
+const SCRIPTS: Record<keyof BoardScripts, string> = {
+  lbPage: PAGE_LUA,
+  lbMember: PLAYER_LUA,
+  lbSwitch: SWITCH_LUA,
+  lbLive: LIVE_LUA,
+};
+
+/** The client with the board scripts defined on it (once per client). */
+function scripted(redis: Redis): BoardScripts {
+  const commands = redis as unknown as Partial<BoardScripts>;
+  for (const [name, lua] of Object.entries(SCRIPTS))
+    if (commands[name as keyof BoardScripts] === undefined) redis.defineCommand(name, { lua });
+  return redis as unknown as BoardScripts;
+}
+
+const toSlice = (raw: Raw): BoardSlice => {
+  const [flat, start, firstRank, total, items, rows] = raw;
+  const meta: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) meta[flat[i]!] = flat[i + 1]!;
+  const out: { member: string; score: string; data: string | null }[] = [];
+  for (let i = 0; i + 1 < items.length; i += 2)
+    out.push({ member: items[i]!, score: items[i + 1]!, data: rows[i / 2] ?? null });
+  return { meta, start, firstRank, total, items: out };
+};
+
+/** A board being built under keys no reader looks at; `commit` makes it the board in one step. */
+export class BoardBuild {
+  private count = 0;
+  constructor(
+    private readonly redis: Redis,
+    private readonly store: BoardStore,
+    private readonly ladder: string,
+    private readonly board: string,
+    readonly version: string,
+  ) {}
+
+  async add(entries: readonly BoardEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const base = this.store.boardKey(this.ladder, this.board);
+    const z = `${base}:${this.version}:z`;
+    const h = `${base}:${this.version}:h`;
+    const zargs: (string | number)[] = [];
+    const hargs: string[] = [];
+    for (const e of entries) {
+      if (e.ranked) zargs.push(e.score, e.member);
+      hargs.push(e.member, e.data);
+    }
+    const pipe = this.redis.pipeline();
+    if (zargs.length > 0) pipe.zadd(z, ...zargs);
+    pipe.hset(h, ...hargs);
+    const results = await pipe.exec();
+    for (const [error] of results ?? []) if (error) throw error;
+    this.count += zargs.length / 2;
+  }
+
+  /** Switches readers to this version and drops the previous one (UNLINK: freed off the main thread). */
+  async commit(meta: Record<string, string | number>, dayScore: number | null): Promise<void> {
+    const base = this.store.boardKey(this.ladder, this.board);
+    const fields = Object.entries({ ...meta, version: this.version, count: this.count }).flatMap(
+      ([k, v]) => [k, String(v)],
+    );
+    const old = (await scripted(this.redis).lbSwitch(
+      2,
+      base,
+      this.store.daysKey(this.ladder),
+      this.board,
+      dayScore === null ? '' : String(dayScore),
+      ...fields,
+    )) as string | null;
+    if (old) await this.redis.unlink(`${base}:${old}:z`, `${base}:${old}:h`);
+  }
+
+  async abort(): Promise<void> {
+    const base = this.store.boardKey(this.ladder, this.board);
+    await this.redis.unlink(`${base}:${this.version}:z`, `${base}:${this.version}:h`);
+  }
+}
+
+/**
+ * Leaderboards in Redis. Each board (a ladder's live board or one daily board) is a meta hash
+ * naming a version, plus that version's sorted set (ranked members by score) and hash (rows of
+ * every member). Builds write a new version and switch the meta in one script, so readers
+ * never see a half-built board. A `ready` marker tells that the boards were loaded: when Redis
+ * loses its data the marker goes with it, and readers get BoardsUnavailableError until a
+ * rebuild sets it again.
+ */
+export class BoardStore {
+  private readonly scripts: BoardScripts;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.scripts = scripted(redis);
+  }
+
+  boardKey(ladder: string, board: string): string {
+    return `${this.prefix}lb:${ladder}:board:${board}`;
+  }
+
+  daysKey(ladder: string): string {
+    return `${this.prefix}lb:${ladder}:days`;
+  }
+
+  private get readyKey(): string {
+    return `${this.prefix}lb:ready`;
+  }
+
+  /** Commands fail fast while disconnected rather than waiting for a reconnect. */
+  private guard(): void {
+    if (this.redis.status !== 'ready')
+      throw new BoardsUnavailableError(`Redis is ${this.redis.status}`);
+  }
+
+  async isReady(): Promise<boolean> {
+    this.guard();
+    return (await this.redis.exists(this.readyKey)) === 1;
+  }
+
+  async markReady(): Promise<void> {
+    await this.redis.set(this.readyKey, new Date().toISOString());
+  }
+
+  async ping(): Promise<boolean> {
+    this.guard();
+    return (await this.redis.ping()) === 'PONG';
+  }
+
+  build(ladder: string, board: string): BoardBuild {
+    return new BoardBuild(this.redis, this, ladder, board, randomBytes(6).toString('hex'));
+  }
+
+  /**
+   * A page in board order, after the cursor's member (or at its score when it left the board).
+   * `board` null means the newest daily board; the slice's meta `name` tells which it was.
+   */
+  async page(
+    ladder: string,
+    board: string | null,
+    after: { member: string; score: string } | null,
+    limit: number,
+  ): Promise<BoardSlice | null> {
+    this.guard();
+    const raw = (await this.scripts.lbPage(
+      3,
+      this.readyKey,
+      this.boardKey(ladder, ''),
+      this.daysKey(ladder),
+      after?.member ?? '',
+      after?.score ?? '',
+      limit,
+      board ?? '',
+    )) as Raw | 'unready' | null;
+    if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
+    return raw === null ? null : toSlice(raw);
+  }
+
+  /** A member's row, index and neighbours on each board (null: the newest daily), in one atomic script. */
+  async member(
+    ladder: string,
+    boards: readonly (string | null)[],
+    member: string,
+    around: number,
+  ): Promise<PlayerSlices[]> {
+    this.guard();
+    const raw = (await this.scripts.lbMember(
+      3,
+      this.readyKey,
+      this.boardKey(ladder, ''),
+      this.daysKey(ladder),
+      member,
+      around,
+      ...boards.map((b) => b ?? ''),
+    )) as [string | null, number | null, Raw | null][] | 'unready';
+    if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
+    return raw.map(([data, index, slice]) => ({
+      data: data ?? null,
+      index: index ?? null,
+      board: slice ? toSlice(slice) : null,
+    }));
+  }
+
+  async meta(ladder: string, board: string): Promise<Record<string, string> | null> {
+    this.guard();
+    const meta = await this.redis.hgetall(this.boardKey(ladder, board));
+    return Object.keys(meta).length === 0 ? null : meta;
+  }
+
+  /** Daily boards of a ladder, newest first. */
+  async days(ladder: string): Promise<string[]> {
+    this.guard();
+    return this.redis.zrevrange(this.daysKey(ladder), 0, -1);
+  }
+
+  /** Upserts members of the current version of a board (the live board); false when it does not exist. */
+  async upsert(ladder: string, board: string, entries: readonly BoardEntry[]): Promise<boolean> {
+    if (entries.length === 0) return true;
+    const args = entries.flatMap((e) => [e.member, String(e.score), e.ranked ? '1' : '0', e.data]);
+    const done = await this.scripts.lbLive(
+      1,
+      this.boardKey(ladder, board),
+      entries.length,
+      ...args,
+      new Date().toISOString(),
+    );
+    return done === 1;
+  }
+
+  /** Drops daily boards whose day score is below `minDay` (older than the kept window). */
+  async trimDays(ladder: string, minDay: number): Promise<string[]> {
+    const old = await this.redis.zrangebyscore(this.daysKey(ladder), '-inf', `(${minDay}`);
+    for (const board of old) {
+      const base = this.boardKey(ladder, board);
+      const version = await this.redis.hget(base, 'version');
+      // Meta and index go together, so a reader sees the board whole or not at all.
+      await this.redis.multi().del(base).zrem(this.daysKey(ladder), board).exec();
+      if (version) await this.redis.unlink(`${base}:${version}:z`, `${base}:${version}:h`);
+    }
+    return old;
+  }
+}

@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateEvents } from '@ranking/generator';
+import { ladderRegistry } from '@ranking/rating';
+import { waitFor } from '@ranking/testing';
+import { Redis } from 'ioredis';
+import { freePort, LeaderboardWorld } from './leaderboard-world.js';
+
+/** A Redis of this test's own, so it can be flushed and stopped without touching the shared one. */
+class PrivateRedis {
+  private child: ChildProcess | null = null;
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    await waitFor(
+      async () => {
+        const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+        try {
+          await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } finally {
+          probe.disconnect();
+        }
+      },
+      { what: 'the private Redis' },
+    );
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    this.child = null;
+  }
+}
+
+describe('leaderboard service when Redis loses its data or goes away', () => {
+  const ladders = ladderRegistry();
+  let redis: PrivateRedis;
+  let world: LeaderboardWorld;
+  let rating: ReturnType<LeaderboardWorld['service']>;
+  const lines = [
+    ...generateEvents({ seed: 81, events: 1500, closes: true, days: 3, playersPerLadder: 30 }),
+  ];
+  const snapshot = async () => ({
+    daily: await world.wholeBoard('qq-xiangqi', 'view=daily'),
+    live: await world.wholeBoard('igame-gomoku', 'view=live'),
+  });
+  let before: Awaited<ReturnType<typeof snapshot>>;
+
+  beforeAll(async () => {
+    redis = new PrivateRedis(await freePort());
+    await redis.start();
+    world = new LeaderboardWorld(ladders, redis.url);
+    await world.setUp();
+    rating = world.service();
+    rating.start();
+    await world.startLeaderboard();
+    await world.produce(lines);
+    await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    await waitFor(
+      async () =>
+        (await world.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
+        (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200,
+      { timeout: 60_000, interval: 250, what: 'the boards' },
+    );
+    // Settled: the rating service drained and its outbox is empty (above), and the leaderboard
+    // service applied every rating change.
+    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    before = await snapshot();
+    expect(before.daily.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  afterAll(async () => {
+    await world?.leaderboard?.stop();
+    await rating?.stop();
+    await world?.tearDown();
+    await redis?.stop();
+  });
+
+  it('when Redis is flushed while the service runs, then the boards come back by themselves', async () => {
+    const admin = new Redis(redis.url);
+    await admin.flushall();
+    await admin.quit();
+    await waitFor(async () => (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200, {
+      timeout: 30_000,
+      what: 'the boards after the flush',
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('when Redis stops, then the API answers 503 with a clear message, and recovers when Redis is back', async () => {
+    await redis.stop();
+    const down = await waitFor(
+      async () => {
+        const answer = await world.get('/ladders/qq-xiangqi/leaderboard');
+        return answer.status === 503 ? answer : undefined;
+      },
+      { timeout: 15_000, what: '503' },
+    );
+    expect(down.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+    expect(down.body.message).toMatch(/unavailable.*retry/);
+    expect((await world.get('/ladders/igame-gomoku/players/gomoku1')).status).toBe(503);
+    const health = await world.get('/health');
+    expect(health.status).toBe(503);
+    expect(health.body.checks.redis.ok).toBe(false);
+    expect(health.body.checks.postgres.ok).toBe(true);
+    await redis.start();
+    await waitFor(async () => (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200, {
+      timeout: 30_000,
+      what: 'recovery',
+    });
+    expect(await snapshot()).toEqual(before);
+    expect((await world.get('/health')).status).toBe(200);
+  });
+});

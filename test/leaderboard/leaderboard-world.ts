@@ -1,0 +1,132 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the API's JSON answers are read untyped */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { type LadderConfig, ladderRegistry, ReplayEngine } from '@ranking/rating';
+import { RatingScenario, ServiceProcess, waitFor } from '@ranking/testing';
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** A rating-service world plus a leaderboard service process with its own Redis keys and port. */
+export class LeaderboardWorld extends RatingScenario {
+  readonly redisPrefix = `lbtest-${randomBytes(5).toString('hex')}:`;
+  port = 0;
+  leaderboard!: ServiceProcess;
+
+  constructor(
+    readonly ladderConfigs: ReadonlyMap<string, LadderConfig> = ladderRegistry(),
+    private readonly redisUrl = 'redis://127.0.0.1:6379',
+  ) {
+    super(ladderConfigs);
+  }
+
+  get databaseUrl(): string {
+    return (this.db.options as { url: string }).url;
+  }
+
+  async startLeaderboard(): Promise<void> {
+    this.port ||= await freePort();
+    this.leaderboard = new ServiceProcess('dist/apps/leaderboard-service/src/main.js', {
+      DATABASE_URL: this.databaseUrl,
+      KAFKA_TOPIC_PREFIX: this.prefix,
+      REDIS_URL: this.redisUrl,
+      REDIS_KEY_PREFIX: this.redisPrefix,
+      HTTP_PORT: String(this.port),
+    });
+    this.leaderboard.start();
+    await waitFor(async () => (await this.get('/health')).status === 200, {
+      timeout: 60_000,
+      interval: 200,
+      what: 'the leaderboard service to be healthy',
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${this.leaderboard.output}`);
+    });
+  }
+
+  /** The leaderboard service has committed every rating-changes message published so far. */
+  async caughtUp(): Promise<boolean> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const high = await admin.fetchTopicOffsets(this.topics.ratingChanges);
+      const [done] = await admin.fetchOffsets({
+        groupId: `${this.prefix}leaderboard-service`,
+        topics: [this.topics.ratingChanges],
+      });
+      return high.every(
+        (h) =>
+          Number(h.high) === 0 ||
+          Number(done!.partitions.find((p) => p.partition === h.partition)?.offset) ===
+            Number(h.high),
+      );
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async get(path: string): Promise<Answer> {
+    const res = await fetch(`http://127.0.0.1:${this.port}${path}`);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body };
+  }
+
+  /** Every row of a board, page by page (200 a page), following the cursors. */
+  async wholeBoard(ladder: string, query: string): Promise<any[]> {
+    const rows: any[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const { status, body } = await this.get(
+        `/ladders/${ladder}/leaderboard?${query}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
+      rows.push(...body.rows);
+      cursor = body.nextCursor;
+      if (!cursor) return rows;
+    }
+  }
+}
+
+/** Competition ranks (1, 2, 2, 4) of ranked players by rating, ties in player code-unit order. */
+export function expectedBoard(
+  lines: readonly string[],
+  ladders: ReadonlyMap<string, LadderConfig>,
+  ladder: string,
+) {
+  const engine = new ReplayEngine(ladders);
+  for (const line of lines) engine.ingestLine(line);
+  const standings = JSON.parse([...engine.render()].join('')).ladders[ladder]?.players ?? {};
+  const ranked = Object.entries(standings as Record<string, any>)
+    .filter(([, p]) => p.ranked)
+    .map(([player, p]) => ({
+      player,
+      rating: p.rating,
+      wins: p.wins,
+      losses: p.losses,
+      draws: p.draws,
+    }))
+    .sort((a, b) => b.rating - a.rating || (a.player < b.player ? -1 : 1));
+  let previous: { rank: number; rating: number } | null = null;
+  return ranked.map((row, i) => {
+    const rank: number = previous && previous.rating === row.rating ? previous.rank : i + 1;
+    previous = { rank, rating: row.rating };
+    return { rank, ...row };
+  });
+}
