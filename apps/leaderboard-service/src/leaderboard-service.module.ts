@@ -7,6 +7,7 @@ import { LaddersModule } from './ladders/ladders.module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { PageModule } from './page/page.module.js';
 import { PlayersModule } from './players/players.module.js';
+import { TournamentsModule } from './tournaments/tournaments.module.js';
 
 /** The leaderboard service: one module per API area (a new area is one more import). */
 @Module({})
@@ -19,6 +20,7 @@ export class LeaderboardServiceModule {
         BoardsModule,
         LaddersModule,
         PlayersModule,
+        TournamentsModule,
         OpsModule,
         PageModule,
       ],

@@ -1,0 +1,2 @@
+/** The configured tournaments (RANKING_TOURNAMENTS_FILE), checked at start-up. */
+export const TOURNAMENTS = Symbol('tournaments');
