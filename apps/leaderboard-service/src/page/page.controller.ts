@@ -7,7 +7,7 @@ const PUBLIC = new URL('../../../../../apps/leaderboard-service/public/', import
 const file = (name: string) => readFileSync(new URL(name, PUBLIC), 'utf8');
 
 /**
- * The page: three small files read once at start-up and served from memory, as routes rather
+ * The page: the small files read once at start-up and served from memory, as routes rather
  * than a static-files middleware (which would stat the disk before every API request).
  */
 @ApiExcludeController()
@@ -16,6 +16,7 @@ export class PageController {
   private readonly html = file('index.html');
   private readonly script = file('app.js');
   private readonly style = file('style.css');
+  private readonly tournaments = file('tournaments.js');
 
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
@@ -27,6 +28,12 @@ export class PageController {
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   app(): string {
     return this.script;
+  }
+
+  @Get('tournaments.js')
+  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  tournamentsView(): string {
+    return this.tournaments;
   }
 
   @Get('style.css')
