@@ -36,7 +36,8 @@ export class LeaderboardWorld extends RatingScenario {
     return (this.db.options as { url: string }).url;
   }
 
-  async startLeaderboard(): Promise<void> {
+  /** `env`: extra variables, e.g. RANKING_TOURNAMENTS_FILE. */
+  async startLeaderboard(env: Record<string, string> = {}): Promise<void> {
     this.port ||= await freePort();
     this.leaderboard = new ServiceProcess('dist/apps/leaderboard-service/src/main.js', {
       DATABASE_URL: this.databaseUrl,
@@ -44,6 +45,7 @@ export class LeaderboardWorld extends RatingScenario {
       REDIS_URL: this.redisUrl,
       REDIS_KEY_PREFIX: this.redisPrefix,
       HTTP_PORT: String(this.port),
+      ...env,
     });
     this.leaderboard.start();
     await waitFor(async () => (await this.get('/health')).status === 200, {
