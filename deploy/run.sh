@@ -3,12 +3,15 @@
 # topics, runs every service that exists (dist/apps/*-service) and the game simulator, prints the
 # leaderboard page's address, and stops everything it started on Ctrl-C.
 # SIMULATE_RATE (events per second, default 20) and SIMULATE_BACKFILL_DAYS (default 3) tune the feed.
+# RANKING_TOURNAMENTS_FILE (default: deploy/demo-tournaments.json) is served by the leaderboard
+# service, and the simulator plays its tournaments out before the backfill.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash deploy/install.sh
 bash deploy/infra-up.sh
 mkdir -p .run
+export RANKING_TOURNAMENTS_FILE="${RANKING_TOURNAMENTS_FILE:-$ROOT/deploy/demo-tournaments.json}"
 pids=()
 names=()
 stop() {
@@ -44,12 +47,13 @@ if [[ ${#pids[@]} -eq 0 ]]; then
   exit 0
 fi
 start simulator node bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
-  --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}"
+  --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}" --tournaments "$RANKING_TOURNAMENTS_FILE"
 port="${HTTP_PORT:-3000}"
 for _ in $(seq 1 60); do
   curl -sf "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break
   sleep 1
 done
 echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
+echo "[run] tournaments: http://127.0.0.1:${port}/?tournament=   (GET /tournaments lists them)"
 echo "[run] Ctrl-C stops everything"
 wait

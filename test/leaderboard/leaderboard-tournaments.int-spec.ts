@@ -8,6 +8,7 @@ import { ladderRegistry } from '@ranking/rating';
 import { ServiceProcess, waitFor } from '@ranking/testing';
 import { checkTournamentConfig, tournamentView } from '@ranking/tournament';
 import { Redis } from 'ioredis';
+import { chromium } from 'playwright-core';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
 // Tournament games go through Kafka and the rating service into the event store; the
@@ -43,6 +44,18 @@ function handCupEvents(): LadderEvent[] {
   s.play('po', 'a2', 'b3', 'bbab');
   return s.events;
 }
+
+// Debian's Chromium, headless, as in the leaderboard page test.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const generated = tournamentConfigFor({
   id: 'gen-cup',
@@ -195,6 +208,62 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
     const { status, body } = await world.get('/tournaments/nope');
     expect(status).toBe(404);
     expect(body.message).toBe('unknown tournament "nope"; known tournaments: hand-cup, gen-cup');
+  });
+
+  it('given the page, when a tournament is picked, then each group table shows the rows the API gives', async () => {
+    const api = (await world.get('/tournaments/gen-cup')).body;
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${world.port}/`);
+      await page.click('#show-tournaments');
+      await page.waitForSelector('#groups section[data-group="g1"] tbody tr');
+      await page.selectOption('#tournament', 'gen-cup');
+      await page.waitForSelector('#groups section[data-group="group-1"] tbody tr');
+      for (const group of api.groups) {
+        const cells = await page.$$eval(
+          `#groups section[data-group="${group.id}"] tbody tr`,
+          (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+        );
+        expect(cells.map((c) => c.slice(0, 4))).toEqual(
+          group.standings.map((r: any) => [
+            String(r.position),
+            r.player,
+            String(r.played),
+            String(r.matchPoints),
+          ]),
+        );
+        expect(cells.map((c) => Number(c[4]))).toEqual(
+          group.standings.map((r: any) => r.smallPoints),
+        );
+        expect(cells.map((c) => c[5])).toEqual(
+          group.standings.map((r: any) =>
+            r.fate === 'qualified'
+              ? 'qualified'
+              : r.fate === 'playoff'
+                ? 'to the play-off group'
+                : '',
+          ),
+        );
+      }
+      const playoff = await page.$$eval('#playoff tbody tr td:nth-child(2)', (tds) =>
+        tds.map((td) => td.textContent),
+      );
+      expect(playoff).toEqual(api.playoff.standings.map((r: any) => r.player));
+      expect(await page.textContent('#advancement-through')).toContain(
+        `${api.advancement.qualified[0].player} (group-1 #1)`,
+      );
+      await page.screenshot({ path: '/tmp/tournaments-page.png', fullPage: true });
+      // Back to the boards.
+      await page.click('#show-boards');
+      expect(await page.isVisible('#board-section')).toBe(true);
+      expect(await page.isVisible('#tournament-section')).toBe(false);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('given the same games published again, then the tournament is unchanged', async () => {

@@ -94,7 +94,11 @@
       const t = await get(`/tournaments/${encodeURIComponent(id)}`);
       groups.replaceChildren(
         ...t.groups.map((g) =>
-          table(`Group ${g.id}`, g, `${g.ladder}${g.complete ? ' · complete' : ' · in progress'}`),
+          table(
+            /^group\b/i.test(g.id) ? g.id : `Group ${g.id}`,
+            g,
+            `${g.ladder}${g.complete ? ' · complete' : ' · in progress'}`,
+          ),
         ),
       );
       const playoff = byId('playoff');
@@ -104,7 +108,7 @@
           t.playoff.players === null
             ? 'entrants known once every group has placed its next player'
             : `top ${t.playoff.places} go through · ${t.playoff.players.join(', ')}`;
-        playoff.appendChild(table(`Play-off group ${t.playoff.id}`, t.playoff, subtitle));
+        playoff.appendChild(table(`Play-off group (${t.playoff.id})`, t.playoff, subtitle));
       }
       const adv = byId('advancement');
       adv.replaceChildren(el('h3', 'Advancement'));

@@ -1,6 +1,7 @@
-import { loadEnvironment, loadLadders } from '@ranking/config';
-import { generateEvents } from '@ranking/generator';
+import { loadEnvironment, loadLadders, loadTournaments } from '@ranking/config';
+import { generateEvents, generateTournament } from '@ranking/generator';
 import { kafkaClient, topicNames } from '@ranking/kafka';
+import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 
 interface SimulateFlags {
@@ -9,11 +10,18 @@ interface SimulateFlags {
   seed?: number;
   players?: number;
   duration?: number;
+  tournaments?: string;
 }
 
 const DAY_MS = 86_400_000;
 const TICK_MS = 100;
 const BACKFILL_EVENTS_PER_DAY = 3_000;
+/** The generator's referees report one event every 20 minutes. */
+const TOURNAMENT_EVENT_MS = 20 * 60_000;
+/** Tournament logs use a fixed seed: a rerun writes the same ids, which the store drops as duplicates. */
+const TOURNAMENT_SEED = 2007;
+/** A few no-shows, late games and adjudications, so the demo shows them. */
+const TOURNAMENT_SHARES = { noShowShare: 0.08, extraGameShare: 0.1, correctionShare: 0.06 };
 
 const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? 'unknown';
 
@@ -21,6 +29,8 @@ const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? 'unkn
  * `ranking simulate`: a live game feed for every ladder, as game servers would publish it.
  * First a backfill of past days (with their period closes, so the 06:00 boards exist at once),
  * then realistic games timed now, at --rate per second, until Ctrl-C or --duration.
+ * With --tournaments FILE, each tournament of the file is played out first, ending before the
+ * backfill starts, so its group tables are complete when the services come up.
  */
 @Command({
   name: 'simulate',
@@ -29,7 +39,9 @@ const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? 'unkn
 export class SimulateCommand extends CommandRunner {
   async run(_args: string[], flags: SimulateFlags): Promise<void> {
     const env = loadEnvironment();
-    const ladders = [...loadLadders(env).values()];
+    const registry = loadLadders(env);
+    const ladders = [...registry.values()];
+    const tournaments = flags.tournaments ? tournamentsOf(flags.tournaments, registry) : [];
     const rate = flags.rate ?? 20;
     const seed = flags.seed ?? Date.now() % 1_000_000_000;
     const players = flags.players ?? 400;
@@ -47,12 +59,33 @@ export class SimulateCommand extends CommandRunner {
       producer.send({ topic, messages: lines.map((value) => ({ key: ladderOf(value), value })) });
     try {
       const now = Date.now();
+      const backfillStart = now - backfillDays * DAY_MS;
+      for (const config of tournaments) {
+        // Same seed, same log: measure it, then place it so that it ends an hour before the backfill.
+        const length = generateTournament({
+          seed: TOURNAMENT_SEED,
+          config,
+          ...TOURNAMENT_SHARES,
+        }).length;
+        const start = backfillStart - (length + 3) * TOURNAMENT_EVENT_MS;
+        const events = generateTournament({
+          seed: TOURNAMENT_SEED,
+          config,
+          ...TOURNAMENT_SHARES,
+          start: new Date(start).toISOString(),
+        });
+        const lines = events.map((e) => JSON.stringify(e));
+        for (let i = 0; i < lines.length; i += 500) await send(lines.slice(i, i + 500));
+        process.stderr.write(
+          `[simulate] tournament ${config.id}: published ${lines.length} events\n`,
+        );
+      }
       if (backfillDays > 0) {
         // Distinct seeds: event ids are the seed plus a serial, so phases never collide.
         const past = generateEvents({
           seed: seed * 2,
           events: backfillDays * BACKFILL_EVENTS_PER_DAY,
-          start: new Date(now - backfillDays * DAY_MS).toISOString(),
+          start: new Date(backfillStart).toISOString(),
           days: backfillDays,
           closes: true,
           ladders,
@@ -135,9 +168,29 @@ export class SimulateCommand extends CommandRunner {
     return positive('--players', value);
   }
 
+  @Option({
+    flags: '--tournaments <file>',
+    description:
+      'a tournaments file (as RANKING_TOURNAMENTS_FILE); each tournament is played out before the backfill',
+  })
+  parseTournaments(value: string): string {
+    return value;
+  }
+
   @Option({ flags: '--duration <s>', description: 'stop after this many seconds (default: never)' })
   parseDuration(value: string): number {
     return positive('--duration', value);
+  }
+}
+
+/** The file's tournaments, checked as the leaderboard service checks them; errors name the flag. */
+function tournamentsOf(file: string, ladders: ReadonlyMap<string, LadderConfig>) {
+  try {
+    return loadTournaments({ RANKING_TOURNAMENTS_FILE: file }, ladders);
+  } catch (error) {
+    throw new Error(
+      (error as Error).message.replace(/^RANKING_TOURNAMENTS_FILE=/, '--tournaments '),
+    );
   }
 }
 
