@@ -54,6 +54,6 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
-echo "[run] tournaments: http://127.0.0.1:${port}/?tournament=   (GET /tournaments lists them)"
+echo "[run] tournaments: http://127.0.0.1:${port}/?tournament   (GET /tournaments lists them)"
 echo "[run] Ctrl-C stops everything"
 wait
