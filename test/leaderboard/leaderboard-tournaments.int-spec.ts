@@ -204,6 +204,14 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
     ]);
   });
 
+  it('the OpenAPI document describes both routes', async () => {
+    const { body } = await world.get('/docs/json');
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining(['/tournaments', '/tournaments/{id}']),
+    );
+    expect(body.paths['/tournaments/{id}'].get.responses['404']).toBeDefined();
+  });
+
   it('when GET /tournaments/:id names no configured tournament, then 404 names the known ones', async () => {
     const { status, body } = await world.get('/tournaments/nope');
     expect(status).toBe(404);
