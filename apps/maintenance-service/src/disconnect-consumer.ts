@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import { CheckpointedConsumer, topicNames, warnLogRecreated } from '@ranking/kafka';
 import { isTransient, OffsetStore, sqlOf } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
@@ -33,15 +33,17 @@ export class DisconnectConsumer
     @Inject(OutboxRelay) relay: OutboxRelay,
   ) {
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
+    const logger = new Logger(DisconnectConsumer.name);
     super(kafka, {
       topic,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
-      logger: new Logger(DisconnectConsumer.name),
+      logger,
       checkpoints: () => new OffsetStore(sqlOf(db.manager)).all(MAINTENANCE_CONSUMER, topic),
-      handleBatch: async (partition, messages) => {
+      handleBatch: async (partition, messages, logEnd) => {
         const result = await db.transaction((manager) =>
-          handleMaintenanceBatch(sqlOf(manager), ladders, topic, partition, messages),
+          handleMaintenanceBatch(sqlOf(manager), ladders, topic, partition, messages, logEnd),
         );
+        if (result.logRecreated) warnLogRecreated(logger, topic, partition, logEnd);
         if (result.penalties > 0) relay.wake();
       },
       isTransient,

@@ -55,12 +55,20 @@ export async function handleMaintenanceBatch(
   topic: string,
   partition: number,
   messages: readonly RawMessage[],
-): Promise<MaintenanceBatchResult & { nextOffset: bigint | null }> {
+  /** The partition's log end with this batch: a checkpoint beyond it means a recreated log. */
+  logEnd?: bigint,
+): Promise<MaintenanceBatchResult & { nextOffset: bigint | null; logRecreated: boolean }> {
   const offsets = new OffsetStore(sql);
-  const stored = await offsets.lock(MAINTENANCE_CONSUMER, topic, partition);
+  const { stored, logRecreated } = await offsets.lockWithin(
+    MAINTENANCE_CONSUMER,
+    topic,
+    partition,
+    logEnd,
+  );
   const fresh = messages.filter((m) => stored === null || BigInt(m.offset) >= stored);
   const nothing = { clocksStarted: 0, gamesCounted: 0, penalties: 0 };
-  if (fresh.length === 0) return { ...nothing, skipped: messages.length, nextOffset: stored };
+  if (fresh.length === 0)
+    return { ...nothing, skipped: messages.length, nextOffset: stored, logRecreated };
 
   const starts = new Map<string, number>();
   const games = new Map<string, GameFinished[]>();
@@ -121,5 +129,6 @@ export async function handleMaintenanceBatch(
     penalties,
     skipped: messages.length - fresh.length,
     nextOffset,
+    logRecreated,
   };
 }

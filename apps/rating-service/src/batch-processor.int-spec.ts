@@ -5,6 +5,7 @@ import {
   exportLog,
   exportStandings,
   MessageLog,
+  OffsetStore,
   type RawMessage,
   type Sql,
 } from '@ranking/persistence';
@@ -133,5 +134,39 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
         'unknown-game',
       ]),
     );
+  });
+
+  it('when the stored checkpoint lies beyond the end of the log (a recreated topic), then the partition is read again from its start', async () => {
+    const fresh = [
+      ...generateEvents({ seed: 77, events: 20, days: 1, start: '2028-01-01T00:00:00+08:00' }),
+    ].map((line, i) => ({
+      topic: TOPICS.ladderEvents,
+      partition: 5,
+      offset: String(i),
+      key: null,
+      value: Buffer.from(line),
+    }));
+    await inTransaction((sql) =>
+      new OffsetStore(sql).save('rating-service', TOPICS.ladderEvents, 5, 5000n),
+    );
+    // Without the log's end, the old checkpoint would hide everything the new log holds...
+    expect(
+      await inTransaction((sql) =>
+        handlePartitionBatch(sql, ladders, TOPICS.ladderEvents, 5, fresh),
+      ),
+    ).toMatchObject({ accepted: 0, skipped: 20, logRecreated: false });
+    // ...with it, the checkpoint is known to belong to a log that is gone.
+    const result = await inTransaction((sql) =>
+      handlePartitionBatch(sql, ladders, TOPICS.ladderEvents, 5, fresh, { logEnd: 20n }),
+    );
+    expect(result).toMatchObject({ logRecreated: true, skipped: 0, nextOffset: 20n });
+    expect(result.accepted).toBeGreaterThan(10);
+    expect(result.accepted + result.rejected + result.duplicates).toBe(20);
+    // Read once: delivered again, it changes nothing.
+    expect(
+      await inTransaction((sql) =>
+        handlePartitionBatch(sql, ladders, TOPICS.ladderEvents, 5, fresh, { logEnd: 20n }),
+      ),
+    ).toMatchObject({ accepted: 0, skipped: 20, logRecreated: false });
   });
 });

@@ -16,11 +16,21 @@ export async function handlePartitionBatch(
   topic: string,
   partition: number,
   messages: readonly RawMessage[],
-  options: { consumer?: string; topics?: { ratingChanges: string; deadLetter: string } } = {},
-): Promise<BatchResult & { skipped: number; nextOffset: bigint | null }> {
+  options: {
+    consumer?: string;
+    topics?: { ratingChanges: string; deadLetter: string };
+    /** The partition's log end with this batch: a checkpoint beyond it means a recreated log. */
+    logEnd?: bigint;
+  } = {},
+): Promise<BatchResult & { skipped: number; nextOffset: bigint | null; logRecreated: boolean }> {
   const consumer = options.consumer ?? RATING_CONSUMER;
   const offsets = new OffsetStore(sql);
-  const stored = await offsets.lock(consumer, topic, partition);
+  const { stored, logRecreated } = await offsets.lockWithin(
+    consumer,
+    topic,
+    partition,
+    options.logEnd,
+  );
   const fresh = messages.filter((m) => stored === null || BigInt(m.offset) >= stored);
   if (fresh.length === 0)
     return {
@@ -29,9 +39,10 @@ export async function handlePartitionBatch(
       rejected: 0,
       skipped: messages.length,
       nextOffset: stored,
+      logRecreated,
     };
   const result = await new BatchProcessor(sql, ladders, options.topics).process(fresh);
   const nextOffset = BigInt(fresh[fresh.length - 1]!.offset) + 1n;
   await offsets.save(consumer, topic, partition, nextOffset);
-  return { ...result, skipped: messages.length - fresh.length, nextOffset };
+  return { ...result, skipped: messages.length - fresh.length, nextOffset, logRecreated };
 }

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import { CheckpointedConsumer, topicNames, warnLogRecreated } from '@ranking/kafka';
 import { isTransient, OffsetStore, sqlOf } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
@@ -34,18 +34,22 @@ export class RatingConsumer
     @Inject(OutboxRelay) relay: OutboxRelay,
   ) {
     const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
+    const logger = new Logger(RatingConsumer.name);
     super(kafka, {
       topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${RATING_CONSUMER}`,
-      logger: new Logger(RatingConsumer.name),
+      logger,
       checkpoints: () =>
         new OffsetStore(sqlOf(db.manager)).all(RATING_CONSUMER, topics.ladderEvents),
-      handleBatch: (partition, messages) =>
-        db.transaction((manager) =>
+      handleBatch: async (partition, messages, logEnd) => {
+        const result = await db.transaction((manager) =>
           handlePartitionBatch(sqlOf(manager), ladders, topics.ladderEvents, partition, messages, {
             topics,
+            logEnd,
           }),
-        ),
+        );
+        if (result.logRecreated) warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
+      },
       isTransient,
       // Partitions hold disjoint ladders, so their transactions don't contend; running a few at
       // once lets one batch's fold overlap another's database writes.

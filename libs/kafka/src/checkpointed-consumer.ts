@@ -26,7 +26,12 @@ export interface CheckpointedConsumerOptions {
    * One partition's batch, handled in one transaction with its checkpoint (so a redelivered
    * message changes nothing); a throw has the batch retried with backoff.
    */
-  readonly handleBatch: (partition: number, messages: ConsumedMessage[]) => Promise<unknown>;
+  readonly handleBatch: (
+    partition: number,
+    messages: ConsumedMessage[],
+    /** The end of the partition's log when the batch was fetched (its high watermark). */
+    logEnd: bigint,
+  ) => Promise<unknown>;
   /** Whether a failure is expected to pass (for the log: every failure is retried). */
   readonly isTransient: (error: unknown) => boolean;
   /** Partitions whose batches may be handled at once (default 1). */
@@ -36,6 +41,20 @@ export interface CheckpointedConsumerOptions {
 }
 
 const MAX_BACKOFF_MS = 10_000;
+
+/** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
+export function warnLogRecreated(
+  logger: ConsumerLogger,
+  topic: string,
+  partition: number,
+  logEnd: bigint,
+): void {
+  logger.warn(
+    `${topic}/${partition}: the stored checkpoint lies beyond the end of the log (${logEnd}); ` +
+      'the topic was recreated or the broker started empty, so the partition is read from its ' +
+      'start again (events already stored are recognised by id)',
+  );
+}
 
 /**
  * Reads one topic in batches whose checkpoints live in the service's own database: on
@@ -108,7 +127,7 @@ export class CheckpointedConsumer {
     for (let attempt = 1; ; attempt++) {
       if (!payload.isRunning() || payload.isStale() || this.stopping) return;
       try {
-        await this.options.handleBatch(batch.partition, messages);
+        await this.options.handleBatch(batch.partition, messages, BigInt(batch.highWatermark));
         break;
       } catch (error) {
         const wait = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 7));

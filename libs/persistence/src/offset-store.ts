@@ -16,6 +16,25 @@ export class OffsetStore {
     return rows[0] ? BigInt(rows[0].next_offset) : null;
   }
 
+  /**
+   * As `lock`, against the end of the partition's log as the broker reported it with the batch
+   * (its high watermark). A checkpoint beyond that end belongs to a log that is gone (the topic
+   * was recreated, the broker started empty): then the partition is read from its start again,
+   * which is safe because events already stored are known by id, and loud, never a silent skip
+   * of everything the new log holds.
+   */
+  async lockWithin(
+    consumer: string,
+    topic: string,
+    partition: number,
+    logEnd: bigint | undefined,
+  ): Promise<{ stored: bigint | null; logRecreated: boolean }> {
+    const stored = await this.lock(consumer, topic, partition);
+    if (stored !== null && logEnd !== undefined && stored > logEnd)
+      return { stored: null, logRecreated: true };
+    return { stored, logRecreated: false };
+  }
+
   async save(
     consumer: string,
     topic: string,
