@@ -4,7 +4,6 @@ import { promisify } from 'node:util';
 import { loadTournaments } from '@ranking/config';
 import { ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
-import { Redis } from 'ioredis';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
 const run = promisify(execFile);
@@ -49,13 +48,7 @@ describe('the demo tournament of deploy/run.sh (real Kafka, PostgreSQL, Redis)',
   }, 240_000);
 
   afterAll(async () => {
-    await world.leaderboard?.stop();
-    await rating?.stop();
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${world.redisPrefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
-    await redis.quit();
-    await world.tearDown();
+    await world.tearDownAll(rating);
   });
 
   it('given the simulator played the demo file, then GET /tournaments shows it finished, with every group and the play-off decided', async () => {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
-import { Redis } from 'ioredis';
 import { chromium } from 'playwright-core';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
@@ -52,13 +51,7 @@ describe('leaderboard page (headless Chromium)', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await world.leaderboard?.stop();
-    await rating?.stop();
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${world.redisPrefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
-    await redis.quit();
-    await world.tearDown();
+    await world.tearDownAll(rating);
   });
 
   it('given real data, when a ladder is picked, then the board shows its rows, and a click on a player draws their rating history', async () => {

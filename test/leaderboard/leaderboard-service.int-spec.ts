@@ -2,7 +2,6 @@
 import { generateEvents } from '@ranking/generator';
 import { type LadderConfig, ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
-import { Redis } from 'ioredis';
 import { expectedBoard, LeaderboardWorld } from './leaderboard-world.js';
 
 const ladders = ladderRegistry();
@@ -81,13 +80,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await world.leaderboard?.stop();
-    await ratingService?.stop();
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${world.redisPrefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
-    await redis.quit();
-    await world.tearDown();
+    await world.tearDownAll(ratingService);
   });
 
   it('given a stream with daily closes, then each daily board equals the replay of the log cut at its close, ties and eligibility included', async () => {

@@ -7,7 +7,6 @@ import { generateTournament, TournamentScript, tournamentConfigFor } from '@rank
 import { ladderRegistry } from '@ranking/rating';
 import { ServiceProcess, waitFor } from '@ranking/testing';
 import { checkTournamentConfig, tournamentView } from '@ranking/tournament';
-import { Redis } from 'ioredis';
 import { chromium } from 'playwright-core';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
@@ -106,13 +105,7 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
   }, 240_000);
 
   afterAll(async () => {
-    await world.leaderboard?.stop();
-    await rating?.stop();
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${world.redisPrefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
-    await redis.quit();
-    await world.tearDown();
+    await world.tearDownAll(rating);
     rmSync(dir, { recursive: true, force: true });
   });
 
