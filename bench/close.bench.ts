@@ -4,26 +4,14 @@
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadEnvironment } from '@ranking/config';
-import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import { topicLayout } from '@ranking/kafka';
+import { dropDatabase } from '@ranking/persistence';
+import { benchSetup, freshDatabase, secondsSince as seconds } from './bench-setup.js';
 
 const players = Number(process.argv[2] ?? 1_000_000);
 const LADDER = 'igame-gomoku';
-const env = loadEnvironment();
-const prefix = `benchclose${Date.now().toString(36)}.`;
-const topics = topicNames(prefix);
-const url = new URL(env.DATABASE_URL);
-url.pathname = '/ranking_bench_close';
-const databaseUrl = url.toString();
-const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
-const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
-
-await dropDatabase(databaseUrl);
-await ensureDatabase(databaseUrl);
-const db = createDataSource(databaseUrl, 'bench');
-await db.initialize();
-await migrate(db);
+const { prefix, topics, databaseUrl, kafka } = benchSetup('close');
+const db = await freshDatabase(databaseUrl);
 
 // Players who have played before the week (first rated game in October) with 0–11 rated games
 // in the closing week 2026-W48 and the month: about half fall short of the weekly quota of 7.

@@ -3,21 +3,12 @@
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
-import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import { topicLayout } from '@ranking/kafka';
+import { benchSetup, freshDatabase, secondsSince as seconds } from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 200_000);
-const env = loadEnvironment();
-const prefix = `bench${Date.now().toString(36)}.`;
-const topics = topicNames(prefix);
-const url = new URL(env.DATABASE_URL);
-url.pathname = '/ranking_bench';
-const databaseUrl = url.toString();
-const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
-
-const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const { prefix, topics, databaseUrl, kafka } = benchSetup('drain');
 const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en')} events/s`;
 
 async function produceBacklog(): Promise<void> {
@@ -81,11 +72,7 @@ async function ratingService(): Promise<{
   serviceCpu: number;
   databaseCpu: number;
 }> {
-  await dropDatabase(databaseUrl);
-  await ensureDatabase(databaseUrl);
-  const db = createDataSource(databaseUrl, 'bench');
-  await db.initialize();
-  await migrate(db);
+  const db = await freshDatabase(databaseUrl);
   // SERVICE_NODE_ARGS profiles the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {

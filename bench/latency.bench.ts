@@ -4,29 +4,18 @@
 // Run: npm run build && node dist/bench/latency.bench.js [rate=2000] [seconds=30]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
 import { spawn } from 'node:child_process';
-import { loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
-import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import { topicLayout } from '@ranking/kafka';
+import { dropDatabase } from '@ranking/persistence';
+import { benchSetup, freshDatabase } from './bench-setup.js';
 
 const rate = Number(process.argv[2] ?? 2000);
 const duration = Number(process.argv[3] ?? 30);
 const TICK_MS = 10;
-const env = loadEnvironment();
-const prefix = `benchlat${Date.now().toString(36)}.`;
-const topics = topicNames(prefix);
-const url = new URL(env.DATABASE_URL);
-url.pathname = '/ranking_bench_latency';
-const databaseUrl = url.toString();
-const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
+const { prefix, topics, databaseUrl, kafka } = benchSetup('latency');
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
-await dropDatabase(databaseUrl);
-await ensureDatabase(databaseUrl);
-const db = createDataSource(databaseUrl, 'bench');
-await db.initialize();
-await migrate(db);
-await db.destroy();
+await (await freshDatabase(databaseUrl)).destroy();
 const admin = kafka.admin();
 await admin.connect();
 await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });

@@ -5,9 +5,9 @@
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database, topics and Redis keys.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { loadEnvironment } from '@ranking/config';
-import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import { topicLayout } from '@ranking/kafka';
+import { dropDatabase } from '@ranking/persistence';
+import { benchSetup, freshDatabase, secondsSince as seconds } from './bench-setup.js';
 import { Redis } from 'ioredis';
 
 interface AutocannonResult {
@@ -23,18 +23,13 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (
 const players = Number(process.argv[2] ?? 1_000_000);
 const rate = Number(process.argv[3] ?? 2_000);
 const duration = Number(process.argv[4] ?? 20);
-const env = loadEnvironment();
-const prefix = `lbbench${Date.now().toString(36)}.`;
+const { env, prefix, topics, databaseUrl, kafka } = benchSetup('leaderboard');
 const redisPrefix = `${prefix}:`;
-const url = new URL(env.DATABASE_URL);
-url.pathname = '/ranking_bench_leaderboard';
-const databaseUrl = url.toString();
 const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const ladder = 'qq-gomoku';
 const key = '2026-11-29';
 
-const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 600_000) {
@@ -46,11 +41,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
 }
 
 async function main(): Promise<void> {
-  await dropDatabase(databaseUrl).catch(() => undefined);
-  await ensureDatabase(databaseUrl);
-  const db = createDataSource(databaseUrl, 'bench');
-  await db.initialize();
-  await migrate(db);
+  const db = await freshDatabase(databaseUrl);
   let t = process.hrtime.bigint();
   // Distinct ratings with ties every 7 players, as real boards have.
   await db.query(
@@ -70,7 +61,6 @@ async function main(): Promise<void> {
     `seeded ${players.toLocaleString('en')} standings and players in ${seconds(t).toFixed(1)} s`,
   );
 
-  const kafka = kafkaClient(env.KAFKA_BROKERS, 'bench');
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
@@ -116,7 +106,7 @@ async function main(): Promise<void> {
     await producer.connect();
     t = process.hrtime.bigint();
     await producer.send({
-      topic: topicNames(prefix).ratingChanges,
+      topic: topics.ratingChanges,
       messages: [
         {
           key: ladder,
@@ -196,7 +186,7 @@ async function main(): Promise<void> {
     await redis.quit();
     const cleanup = kafka.admin();
     await cleanup.connect();
-    await cleanup.deleteTopics({ topics: Object.values(topicNames(prefix)) });
+    await cleanup.deleteTopics({ topics: Object.values(topics) });
     await cleanup.disconnect();
     await db.destroy();
     await dropDatabase(databaseUrl);

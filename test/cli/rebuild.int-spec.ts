@@ -11,7 +11,7 @@ import {
   type Sql,
 } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
-import { createTestDatabase, waitFor } from '@ranking/testing';
+import { collectText, createTestDatabase, waitFor } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
 // The rating service's own batch code fills the database, as in production (a test, not an app, reaching in).
 // eslint-disable-next-line no-restricted-imports
@@ -19,11 +19,6 @@ import { handlePartitionBatch } from '../../apps/rating-service/src/partition-ba
 
 const run = promisify(execFile);
 const ladders = ladderRegistry();
-const collect = async (chunks: AsyncIterable<string> | Iterable<string>) => {
-  let text = '';
-  for await (const c of chunks) text += c;
-  return text;
-};
 
 /** `ranking rebuild` on a database the rating service's batch code filled. */
 describe('ranking rebuild (real PostgreSQL)', () => {
@@ -160,9 +155,9 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     expect(await games()).toEqual(gamesBefore);
     expect(await otherLadders()).toEqual(othersBefore);
 
-    const live = JSON.parse(await collect(await exportStandings(sql, ladders, ladder)));
+    const live = JSON.parse(await collectText(await exportStandings(sql, ladders, ladder)));
     const replayed = new ReplayEngine(ladders);
-    for (const line of (await collect(exportLog(sql, ladder))).split('\n'))
+    for (const line of (await collectText(exportLog(sql, ladder))).split('\n'))
       replayed.ingestLine(line);
     const fromLog = JSON.parse([...replayed.render()].join(''));
     expect(live.ladders).toEqual(fromLog.ladders);

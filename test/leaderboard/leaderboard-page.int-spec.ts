@@ -3,20 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './headless-chromium.js';
 import { LeaderboardWorld } from './leaderboard-world.js';
-
-// Debian's Chromium, headless; without the background-networking flags it keeps calling home.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // Functions passed to waitForFunction run in the browser: they reach the page through globalThis
 // (this project compiles without DOM types).
@@ -55,10 +43,7 @@ describe('leaderboard page (headless Chromium)', () => {
   });
 
   it('given real data, when a ladder is picked, then the board shows its rows, and a click on a player draws their rating history', async () => {
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${world.port}/?ladder=qq-xiangqi`);

@@ -7,7 +7,7 @@ import { generateTournament, TournamentScript, tournamentConfigFor } from '@rank
 import { ladderRegistry } from '@ranking/rating';
 import { ServiceProcess, waitFor } from '@ranking/testing';
 import { checkTournamentConfig, tournamentView } from '@ranking/tournament';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './headless-chromium.js';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
 // Tournament games go through Kafka and the rating service into the event store; the
@@ -43,18 +43,6 @@ function handCupEvents(): LadderEvent[] {
   s.play('po', 'a2', 'b3', 'bbab');
   return s.events;
 }
-
-// Debian's Chromium, headless, as in the leaderboard page test.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const generated = tournamentConfigFor({
   id: 'gen-cup',
@@ -213,10 +201,7 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
 
   it('given the page, when a tournament is picked, then each group table shows the rows the API gives', async () => {
     const api = (await world.get('/tournaments/gen-cup')).body;
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${world.port}/`);

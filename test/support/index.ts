@@ -5,3 +5,4 @@ export * from './wait-for.js';
 export * from './service-process.js';
 export * from './rating-scenario.js';
 export * from './maintenance-scenario.js';
+export * from './collect-text.js';

@@ -5,16 +5,11 @@ import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking
 import { type LadderConfig, ReplayEngine } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
 import { testKafka, uniqueName } from './kafka.js';
+import { collectText } from './collect-text.js';
 import { ServiceProcess } from './service-process.js';
 import { createTestDatabase } from './test-database.js';
 
 const run = promisify(execFile);
-
-const collect = async (chunks: AsyncIterable<string> | Iterable<string>) => {
-  let text = '';
-  for await (const c of chunks) text += c;
-  return text;
-};
 
 /**
  * A rating-service world of its own: a fresh database, topics under a unique prefix, and
@@ -107,9 +102,9 @@ export class RatingScenario {
     const stored: { event_id: string }[] = await this.db.query('SELECT event_id FROM event_store');
     expect(stored).toHaveLength(accepted.size);
     expect(new Set(stored.map((r) => r.event_id))).toEqual(accepted);
-    const live = JSON.parse(await collect(await exportStandings(this.sql, this.ladders, null)));
+    const live = JSON.parse(await collectText(await exportStandings(this.sql, this.ladders, null)));
     const fromLog = new ReplayEngine(this.ladders);
-    for (const line of (await collect(exportLog(this.sql, null))).split('\n'))
+    for (const line of (await collectText(exportLog(this.sql, null))).split('\n'))
       fromLog.ingestLine(line);
     const replayed = JSON.parse([...fromLog.render()].join(''));
     expect(live.ladders).toEqual(replayed.ladders);

@@ -11,15 +11,10 @@ import {
 } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase } from '@ranking/testing';
+import { collectText, createTestDatabase } from '@ranking/testing';
 import { handlePartitionBatch } from './partition-batch.js';
 
 const ladders = ladderRegistry();
-const collect = async (chunks: AsyncIterable<string> | Iterable<string>) => {
-  let text = '';
-  for await (const c of chunks) text += c;
-  return text;
-};
 
 describe('rating service batches (real PostgreSQL, no Kafka)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -70,7 +65,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
     const expected = JSON.parse([...offline.render()].join(''));
 
     const live = JSON.parse(
-      await inTransaction(async (sql) => collect(await exportStandings(sql, ladders, null))),
+      await inTransaction(async (sql) => collectText(await exportStandings(sql, ladders, null))),
     );
     expect(live.ladders).toEqual(expected.ladders);
     expect(live.rejected).toEqual(expected.rejected);
@@ -79,7 +74,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
     expect([...live.void].sort(byId)).toEqual([...expected.void].sort(byId));
 
     // The exported log replays to the same standings (it holds accepted events only).
-    const log = await inTransaction((sql) => collect(exportLog(sql, null)));
+    const log = await inTransaction((sql) => collectText(exportLog(sql, null)));
     const replayed = new ReplayEngine(ladders);
     for (const line of log.split('\n')) replayed.ingestLine(line);
     const fromLog = JSON.parse([...replayed.render()].join(''));
@@ -90,7 +85,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
 
   it('when the same messages are delivered again, then nothing changes', async () => {
     const before = await inTransaction(async (sql) =>
-      collect(await exportStandings(sql, ladders, null)),
+      collectText(await exportStandings(sql, ladders, null)),
     );
     const counts = await db.query(
       'SELECT (SELECT count(*) FROM event_store) AS events, (SELECT count(*) FROM rating_history) AS history, (SELECT count(*) FROM outbox) AS outbox',
@@ -100,7 +95,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
     );
     expect(again).toMatchObject({ accepted: 0, skipped: 500 });
     expect(
-      await inTransaction(async (sql) => collect(await exportStandings(sql, ladders, null))),
+      await inTransaction(async (sql) => collectText(await exportStandings(sql, ladders, null))),
     ).toBe(before);
     expect(
       await db.query(

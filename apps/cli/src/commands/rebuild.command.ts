@@ -1,7 +1,6 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { createDataSource, exportLog, LadderRepository, type Sql } from '@ranking/persistence';
 import {
-  encodeRecord,
   type LadderConfig,
   type LadderFold,
   type PlayerState,
@@ -184,6 +183,5 @@ async function swap(
   });
 }
 
-/** The fold's game records as the rating service stores them (see the core's game-record-codec). */
-const encodedGames = (fold: LadderFold): [string, string][] =>
-  fold.snapshot().games.map((g) => [g.gameId, encodeRecord(g, fold.rules)]);
+/** The fold's game records as the rating service stores them (already encoded by the fold). */
+const encodedGames = (fold: LadderFold): [string, string][] => [...fold.encodedGames()];
