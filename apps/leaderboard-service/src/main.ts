@@ -1,48 +1,38 @@
 import 'reflect-metadata';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { Metrics } from './ops/metrics.js';
 import { UnavailableFilter } from './unavailable.filter.js';
 
-interface Req {
-  method: string;
-  route?: { path?: string };
-}
-interface Res {
-  statusCode: number;
-  on(event: 'finish', listener: () => void): void;
-}
-
-/** The leaderboard service: boards in Redis, the HTTP API, its OpenAPI document and the page. */
+/**
+ * The leaderboard service: boards in Redis, the HTTP API, its OpenAPI document and the page.
+ * Fastify rather than Express: about half the CPU per request (ADR 10).
+ */
 try {
   const env = loadEnvironment();
-  const app = await NestFactory.create<NestExpressApplication>(
+  const app = await NestFactory.create<NestFastifyApplication>(
     LeaderboardServiceModule.forRoot(env, loadLadders(env)),
+    new FastifyAdapter(),
     { logger: ['log', 'warn', 'error'], abortOnError: false },
   );
   const metrics = app.get(Metrics);
-  app.use((req: Req, res: Res, next: () => void) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = req.route?.path ?? 'other';
-      metrics.latency.observe(
-        { method: req.method, route },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
-      metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? 'other';
+      metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1e3);
+      metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+      done();
     });
-    next();
-  });
   app.useGlobalPipes(
     new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
   );
   app.useGlobalFilters(new UnavailableFilter(app.getHttpAdapter()));
-  app.disable('x-powered-by');
-  app.set('etag', false);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -1,4 +1,4 @@
-import { type ArgumentsHost, Catch, HttpStatus } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type HttpServer, HttpStatus } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { BoardsUnavailableError } from '@ranking/redis';
 
@@ -9,20 +9,25 @@ const REDIS_AWAY =
 /** Redis away or the boards being rebuilt: a clear 503 the client may retry; the rest as Nest does. */
 @Catch()
 export class UnavailableFilter extends BaseExceptionFilter {
+  constructor(private readonly http: HttpServer) {
+    super(http);
+  }
+
   override catch(error: unknown, host: ArgumentsHost): void {
     const away =
       error instanceof BoardsUnavailableError ||
       (error instanceof Error && REDIS_AWAY.test(`${error.name} ${error.message}`));
     if (!away) return super.catch(error, host);
-    const res = host.switchToHttp().getResponse<{
-      status(code: number): { json(body: unknown): void };
-      setHeader(name: string, value: string): void;
-    }>();
-    res.setHeader('Retry-After', '1');
-    res.status(HttpStatus.SERVICE_UNAVAILABLE).json({
-      statusCode: HttpStatus.SERVICE_UNAVAILABLE,
-      error: 'Service Unavailable',
-      message: `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`,
-    });
+    const res: unknown = host.switchToHttp().getResponse();
+    this.http.setHeader(res, 'Retry-After', '1');
+    this.http.reply(
+      res,
+      {
+        statusCode: HttpStatus.SERVICE_UNAVAILABLE,
+        error: 'Service Unavailable',
+        message: `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`,
+      },
+      HttpStatus.SERVICE_UNAVAILABLE,
+    );
   }
 }

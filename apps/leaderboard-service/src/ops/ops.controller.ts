@@ -6,12 +6,11 @@ import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
 import { DATA_SOURCE } from '../tokens.js';
 import { Metrics } from './metrics.js';
 
-/** The part of Express's response these handlers use. */
-interface Response {
-  status(code: number): Response;
-  type(contentType: string): Response;
-  json(body: unknown): void;
-  send(body: string): void;
+/** The part of Fastify's reply these handlers use. */
+interface Reply {
+  status(code: number): Reply;
+  type(contentType: string): Reply;
+  send(body: unknown): void;
 }
 
 /** The consumer fetches or heartbeats every few seconds; silence longer than this is a fault. */
@@ -35,7 +34,7 @@ export class OpsController {
 
   /** Kafka, PostgreSQL and Redis: 200 when all answer, 503 naming the ones that do not. */
   @Get('health')
-  async health(@Res() res: Response): Promise<void> {
+  async health(@Res() res: Reply): Promise<void> {
     const check = async (work: () => Promise<unknown>) => {
       try {
         await within(1_000, work());
@@ -58,11 +57,11 @@ export class OpsController {
       ),
     };
     const ok = Object.values(checks).every((c) => c.ok);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', checks });
+    res.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks });
   }
 
   @Get('metrics')
-  async prometheus(@Res() res: Response): Promise<void> {
+  async prometheus(@Res() res: Reply): Promise<void> {
     res.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
   }
 
