@@ -42,6 +42,28 @@ describe('BoardStore (real Redis)', () => {
     expect(await redis.keys(`${prefix}lb:l:board:2026-11-30:${first.version}:*`)).toEqual([]);
   });
 
+  it('head names the board and version a read would see, and changes only when a build switches', async () => {
+    expect(await store.head('v', null)).toBeNull();
+    const first = store.build('v', '2026-12-01');
+    await first.add([entry('a', 1)]);
+    await first.commit({ asOf: '2026-11-30' }, 5);
+    expect(await store.head('v', null)).toEqual({ name: '2026-12-01', version: first.version });
+    expect(await store.head('v', '2026-12-01')).toEqual({
+      name: '2026-12-01',
+      version: first.version,
+    });
+    expect(await store.head('v', '2026-11-01')).toBeNull();
+    const newer = store.build('v', '2026-12-02');
+    await newer.add([entry('a', 2)]);
+    expect(await store.head('v', null)).toEqual({ name: '2026-12-01', version: first.version });
+    await newer.commit({ asOf: '2026-12-01' }, 6);
+    expect(await store.head('v', null)).toEqual({ name: '2026-12-02', version: newer.version });
+    const page = await store.page('v', null, null, 10);
+    expect(page?.meta.version).toBe(newer.version);
+    const other = new BoardStore(redis, `${prefix}empty:`);
+    await expect(other.head('v', null)).rejects.toBeInstanceOf(BoardsUnavailableError);
+  });
+
   it('equal scores share a rank: the first rank of a page counts only strictly better members', async () => {
     const build = store.build('t', 'live');
     await build.add([entry('a', 5), entry('b', 4), entry('c', 4), entry('d', 3), entry('e', 4)]);

@@ -22,6 +22,12 @@ export interface BoardSlice {
   readonly items: readonly { member: string; score: string; data: string | null }[];
 }
 
+/** Which board a read resolves to, and its version. */
+export interface BoardHead {
+  readonly name: string;
+  readonly version: string;
+}
+
 export interface PlayerSlices {
   readonly data: string | null;
   /** Null when the board does not exist. */
@@ -110,12 +116,29 @@ end
 return out
 `;
 
-// The switch: the meta hash names the version readers use; one atomic script flips it.
+// Which version of a board a read would see: cheap, for callers that cache immutable pages.
+const HEAD_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
+local name = ARGV[1]
+if name == '' then
+  local newest = redis.call('ZREVRANGE', KEYS[3], 0, 0)
+  if #newest == 0 then return nil end
+  name = newest[1]
+end
+local version = redis.call('HGET', KEYS[2] .. name, 'version')
+if not version then return nil end
+return {name, version}
+`;
+
+// The switch: the meta hash names the version readers use; one atomic script flips it and
+// announces it on the switches channel (the ladder as message) to processes that cache heads.
+// KEYS: meta, days index, channel; ARGV: board, day score or '', ladder, meta fields...
 const SWITCH_LUA = `
 local old = redis.call('HGET', KEYS[1], 'version')
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 if ARGV[2] ~= '' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+redis.call('PUBLISH', KEYS[3], ARGV[3])
 return old
 `;
 
@@ -142,6 +165,7 @@ interface BoardScripts {
   lbMember(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lbSwitch(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lbLive(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbHead(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
 const SCRIPTS: Record<keyof BoardScripts, string> = {
@@ -149,6 +173,7 @@ const SCRIPTS: Record<keyof BoardScripts, string> = {
   lbMember: PLAYER_LUA,
   lbSwitch: SWITCH_LUA,
   lbLive: LIVE_LUA,
+  lbHead: HEAD_LUA,
 };
 
 /** The client with the board scripts defined on it (once per client). */
@@ -206,11 +231,13 @@ export class BoardBuild {
       ([k, v]) => [k, String(v)],
     );
     const old = (await scripted(this.redis).lbSwitch(
-      2,
+      3,
       base,
       this.store.daysKey(this.ladder),
+      this.store.switchesChannel,
       this.board,
       dayScore === null ? '' : String(dayScore),
+      this.ladder,
       ...fields,
     )) as string | null;
     if (old) await this.redis.unlink(`${base}:${old}:z`, `${base}:${old}:h`);
@@ -248,18 +275,23 @@ export class BoardStore {
     return `${this.prefix}lb:${ladder}:days`;
   }
 
+  /** Where switches and dropped boards are announced: the message is the ladder. */
+  get switchesChannel(): string {
+    return `${this.prefix}lb:switches`;
+  }
+
   private get readyKey(): string {
     return `${this.prefix}lb:ready`;
   }
 
   /** Commands fail fast while disconnected rather than waiting for a reconnect. */
-  private guard(): void {
+  assertConnected(): void {
     if (this.redis.status !== 'ready')
       throw new BoardsUnavailableError(`Redis is ${this.redis.status}`);
   }
 
   async isReady(): Promise<boolean> {
-    this.guard();
+    this.assertConnected();
     return (await this.redis.exists(this.readyKey)) === 1;
   }
 
@@ -268,7 +300,7 @@ export class BoardStore {
   }
 
   async ping(): Promise<boolean> {
-    this.guard();
+    this.assertConnected();
     return (await this.redis.ping()) === 'PONG';
   }
 
@@ -286,7 +318,7 @@ export class BoardStore {
     after: { member: string; score: string } | null,
     limit: number,
   ): Promise<BoardSlice | null> {
-    this.guard();
+    this.assertConnected();
     const raw = (await this.scripts.lbPage(
       3,
       this.readyKey,
@@ -301,6 +333,23 @@ export class BoardStore {
     return raw === null ? null : toSlice(raw);
   }
 
+  /**
+   * The name and version a read of `board` (null: the newest daily board) would see now, or null
+   * when there is no such board. A version's daily board never changes, so its pages may be cached.
+   */
+  async head(ladder: string, board: string | null): Promise<BoardHead | null> {
+    this.assertConnected();
+    const raw = (await this.scripts.lbHead(
+      3,
+      this.readyKey,
+      this.boardKey(ladder, ''),
+      this.daysKey(ladder),
+      board ?? '',
+    )) as [string, string] | 'unready' | null;
+    if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
+    return raw === null ? null : { name: raw[0], version: raw[1] };
+  }
+
   /** A member's row, index and neighbours on each board (null: the newest daily), in one atomic script. */
   async member(
     ladder: string,
@@ -308,7 +357,7 @@ export class BoardStore {
     member: string,
     around: number,
   ): Promise<PlayerSlices[]> {
-    this.guard();
+    this.assertConnected();
     const raw = (await this.scripts.lbMember(
       3,
       this.readyKey,
@@ -327,14 +376,14 @@ export class BoardStore {
   }
 
   async meta(ladder: string, board: string): Promise<Record<string, string> | null> {
-    this.guard();
+    this.assertConnected();
     const meta = await this.redis.hgetall(this.boardKey(ladder, board));
     return Object.keys(meta).length === 0 ? null : meta;
   }
 
   /** Daily boards of a ladder, newest first. */
   async days(ladder: string): Promise<string[]> {
-    this.guard();
+    this.assertConnected();
     return this.redis.zrevrange(this.daysKey(ladder), 0, -1);
   }
 
@@ -362,6 +411,7 @@ export class BoardStore {
       await this.redis.multi().del(base).zrem(this.daysKey(ladder), board).exec();
       if (version) await this.redis.unlink(`${base}:${version}:z`, `${base}:${version}:h`);
     }
+    if (old.length > 0) await this.redis.publish(this.switchesChannel, ladder);
     return old;
   }
 }

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { BoardStore } from '@ranking/redis';
 import { BoardBuilder } from './board-builder.js';
+import { BoardHeads } from './board-heads.js';
 
 const CHECK_MS = 1_000;
 
@@ -24,6 +25,7 @@ export class BoardKeeper implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     private readonly store: BoardStore,
     private readonly builder: BoardBuilder,
+    private readonly heads: BoardHeads,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,7 +45,9 @@ export class BoardKeeper implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async checkOnce(): Promise<void> {
     try {
-      if (await this.store.isReady()) {
+      const ready = await this.store.isReady();
+      this.heads.boardsFound(ready);
+      if (ready) {
         if (this.lastProblem) this.logger.log('boards available again');
         this.lastProblem = '';
         return;

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Param, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Header, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isRealDate } from '../boards/board-dates.js';
 import { decodeCursor } from '../boards/page-cursor.js';
@@ -24,7 +24,11 @@ export class LaddersController {
   @ApiOkResponse({
     description: '{ view, live, date?, total, rows: [{ rank, player, rating, ... }], nextCursor }',
   })
-  async leaderboard(@Param('ladder') id: string, @Query() query: LeaderboardQuery) {
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async leaderboard(
+    @Param('ladder') id: string,
+    @Query() query: LeaderboardQuery,
+  ): Promise<Buffer> {
     const ladder = this.queries.ladder(id, true);
     const view = query.view ?? 'daily';
     if (query.date !== undefined && !isRealDate(query.date))
@@ -35,9 +39,6 @@ export class LaddersController {
     if (query.cursor !== undefined && cursor === null)
       throw new BadRequestException('cursor is not one this API gave out');
     const board = this.queries.boardName(view, query.date);
-    return {
-      ladder: ladder.id,
-      ...(await this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50)),
-    };
+    return this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50);
   }
 }

@@ -3,9 +3,12 @@ import type { LadderConfig } from '@ranking/rating';
 import { type BoardSlice, BoardStore } from '@ranking/redis';
 import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
+import { BoardHeads } from '../boards/board-heads.js';
+import { DailyPageCache } from '../boards/daily-page-cache.js';
 import { type BoardRow, decodeRow, hasBoard } from '../boards/board-row.js';
 import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
 import { rankSlice } from '../boards/ranked-page.js';
+import { Metrics } from '../ops/metrics.js';
 import { LADDERS } from '../tokens.js';
 
 export type RankedRow = BoardRow & { readonly rank: number };
@@ -28,6 +31,9 @@ export class LeaderboardQueries {
   constructor(
     @Inject(LADDERS) private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly store: BoardStore,
+    private readonly heads: BoardHeads,
+    private readonly cache: DailyPageCache,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The ladder, or a 404 naming the known ones; `board` also requires that it has boards. */
@@ -79,21 +85,45 @@ export class LeaderboardQueries {
     return view === 'live' ? LIVE : (date ?? null);
   }
 
+  /**
+   * A page of a board as the API's JSON bytes. Daily pages come from the cache when the board's
+   * version is the one cached; the version is known in memory while switches are announced.
+   */
   async leaderboard(
     ladder: LadderConfig,
     wanted: string | null,
     cursor: PageCursor | null,
     limit: number,
-  ): Promise<BoardView & { rows: RankedRow[]; nextCursor: string | null }> {
-    const slice = await this.store.page(ladder.id, wanted, cursor, limit);
+  ): Promise<Buffer> {
+    const head = wanted === LIVE ? null : await this.heads.head(ladder.id, wanted);
+    if (wanted !== LIVE && head === null) throw await this.noBoard(ladder, wanted);
+    const key = head && DailyPageCache.key(ladder.id, head, cursor, limit);
+    const cached = key === null ? undefined : this.cache.get(key);
+    if (cached) {
+      this.metrics.pageCache.inc({ result: 'hit' });
+      return cached;
+    }
+    const slice = await this.store.page(ladder.id, head?.name ?? LIVE, cursor, limit);
     if (!slice) throw await this.noBoard(ladder, wanted);
+    const body = Buffer.from(JSON.stringify({ ladder: ladder.id, ...this.page(ladder, slice) }));
+    // A switch between the two reads gives a newer version than the key names: not cached.
+    if (key !== null && slice.meta.version === head?.version) {
+      this.metrics.pageCache.inc({ result: 'miss' });
+      this.cache.set(key, body);
+    }
+    return body;
+  }
+
+  private page(
+    ladder: LadderConfig,
+    slice: BoardSlice,
+  ): BoardView & { rows: RankedRow[]; nextCursor: string | null } {
     const board = slice.meta.name ?? LIVE;
-    const rows = this.rows(slice, ladder);
     const last = slice.items[slice.items.length - 1];
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
     return {
       ...this.view(ladder, board, slice),
-      rows,
+      rows: this.rows(slice, ladder),
       nextCursor: more ? encodeCursor({ member: last.member, score: last.score }) : null,
     };
   }

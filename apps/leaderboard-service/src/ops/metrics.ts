@@ -36,6 +36,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly pageCache = new Counter({
+    name: 'leaderboard_daily_page_cache_total',
+    help: 'Daily-board pages answered from encoded copies (hit) or read from Redis (miss)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   readonly rebuilds = new Counter({
     name: 'leaderboard_rebuilds_total',
     help: 'Full rebuilds of the boards from PostgreSQL (start-up, Redis lost)',
