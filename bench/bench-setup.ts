@@ -1,5 +1,6 @@
 // What every service benchmark starts from: the validated environment, its own topic prefix,
 // its own database (dropped and migrated afresh) and a Kafka client.
+import { readFileSync } from 'node:fs';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { kafkaClient, topicNames } from '@ranking/kafka';
 import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
@@ -41,3 +42,13 @@ export async function freshDatabase(url: string): Promise<DataSource> {
 
 /** Seconds since a `process.hrtime.bigint()` reading. */
 export const secondsSince = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e9;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (0 once it is gone). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

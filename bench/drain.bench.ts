@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { generateEvents } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
-import { benchSetup, freshDatabase, secondsSince as seconds } from './bench-setup.js';
+import { benchSetup, cpuSeconds, freshDatabase, secondsSince as seconds } from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 200_000);
 const { prefix, topics, databaseUrl, kafka } = benchSetup('drain');
@@ -54,16 +54,6 @@ async function bareConsumer(): Promise<number> {
   const s = seconds(started);
   await consumer.disconnect();
   return s;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (0 once it is gone). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 async function ratingService(): Promise<{
