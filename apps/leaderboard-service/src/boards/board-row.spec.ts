@@ -1,5 +1,5 @@
 import { ladderRegistry } from '@ranking/rating';
-import { boardEntry, decodeRow } from './board-row.js';
+import { boardEntry, decodeRankedRow, decodeRow } from './board-row.js';
 
 const ladders = ladderRegistry();
 const row = {
@@ -28,5 +28,23 @@ describe('board rows', () => {
     expect(typeof decoded.title).toBe('string');
     const xinbo = ladders.get('xinbo-go')!;
     expect(decodeRow('p', boardEntry({ ...row, level: 12 }, xinbo).data, xinbo).level).toBe(12);
+  });
+
+  it('a ranked row lists its rank first, then the row as decodeRow gives it', () => {
+    const xiangqi = ladders.get('qq-xiangqi')!;
+    const data = boardEntry(row, xiangqi).data;
+    const ranked = decodeRankedRow(3, 'p', data, xiangqi);
+    expect(Object.keys(ranked)).toEqual([
+      'rank',
+      'player',
+      'rating',
+      'games',
+      'wins',
+      'losses',
+      'draws',
+      'ratedGames',
+      'title',
+    ]);
+    expect(ranked).toEqual({ rank: 3, ...decodeRow('p', data, xiangqi) });
   });
 });

@@ -5,7 +5,7 @@ import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
 import { BoardHeads } from '../boards/board-heads.js';
 import { DailyPageCache } from '../boards/daily-page-cache.js';
-import { type BoardRow, decodeRow, hasBoard } from '../boards/board-row.js';
+import { type BoardRow, decodeRankedRow, decodeRow, hasBoard } from '../boards/board-row.js';
 import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
 import { rankSlice } from '../boards/ranked-page.js';
 import { Metrics } from '../ops/metrics.js';
@@ -155,7 +155,7 @@ export class LeaderboardQueries {
   }
 
   private rows(slice: BoardSlice, ladder: LadderConfig): RankedRow[] {
-    return rankSlice(slice).map((r) => ({ rank: r.rank, ...decodeRow(r.member, r.data, ladder) }));
+    return rankSlice(slice).map((r) => decodeRankedRow(r.rank, r.member, r.data, ladder));
   }
 
   private view(ladder: LadderConfig, board: string, slice: BoardSlice): BoardView {
