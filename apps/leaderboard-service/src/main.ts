@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { Metrics } from './ops/metrics.js';
+import { QueryValidationPipe } from './query-validation.pipe.js';
 import { UnavailableFilter } from './unavailable.filter.js';
 
 /**
@@ -30,7 +30,7 @@ try {
       done();
     });
   app.useGlobalPipes(
-    new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
+    new QueryValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
   );
   app.useGlobalFilters(new UnavailableFilter(app.getHttpAdapter()));
   const document = SwaggerModule.createDocument(
