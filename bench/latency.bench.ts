@@ -1,12 +1,14 @@
 // Latency of the rating service at a steady load: events produced at a fixed rate, each timed
-// from just before its send to the moment its rating-changes message arrives. That message is
-// published after the transaction commits, so this is an upper bound of produce-to-committed.
+// from just before its send to (a) the moment its row is visible in the event store, i.e. its
+// transaction committed (polled every 10 ms per ladder, so up to 10 ms late), and (b) the moment
+// its rating-changes message arrives (published after the commit through the outbox).
 // Run: npm run build && node dist/bench/latency.bench.js [rate=2000] [seconds=30]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
 import { spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
 import { dropDatabase } from '@ranking/persistence';
+import { ladderRegistry } from '@ranking/rating';
 import { benchSetup, freshDatabase } from './bench-setup.js';
 
 const rate = Number(process.argv[2] ?? 2000);
@@ -15,7 +17,7 @@ const TICK_MS = 10;
 const { prefix, topics, databaseUrl, kafka } = benchSetup('latency');
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
-await (await freshDatabase(databaseUrl)).destroy();
+const db = await freshDatabase(databaseUrl);
 const admin = kafka.admin();
 await admin.connect();
 await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
@@ -26,6 +28,28 @@ const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], 
 
 const sentAt = new Map<string, number>();
 const latencies: number[] = [];
+const committed: number[] = [];
+
+// Commits, seen from outside: each ladder's sequence grows in log order, one partition at a time.
+const lastSeq = new Map<string, number>([...ladderRegistry().keys()].map((l) => [l, 0]));
+let polling = true;
+const poller = (async () => {
+  while (polling) {
+    const rows = (await db.query(
+      `SELECT s.ladder, s.seq, s.event_id FROM json_each_text($1::json) AS l(ladder, seq)
+       CROSS JOIN LATERAL (SELECT e.ladder, e.seq, e.event_id FROM event_store e
+                           WHERE e.ladder = l.ladder AND e.seq > l.seq::bigint) AS s`,
+      [JSON.stringify(Object.fromEntries(lastSeq))],
+    )) as { ladder: string; seq: string; event_id: string }[];
+    const seen = now();
+    for (const row of rows) {
+      lastSeq.set(row.ladder, Math.max(lastSeq.get(row.ladder) ?? 0, Number(row.seq)));
+      const sent = sentAt.get(row.event_id);
+      if (sent !== undefined) committed.push(seen - sent);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+})();
 let warm: (() => void) | null = null;
 const consumer = kafka.consumer({ groupId: `${prefix}latency`, maxWaitTimeInMs: 50 });
 await consumer.connect();
@@ -92,16 +116,23 @@ while (now() < waitUntil && latencies.length !== last) {
   last = latencies.length;
   await new Promise((r) => setTimeout(r, 2000));
 }
+polling = false;
+await poller;
 latencies.sort((a, b) => a - b);
-const q = (p: number) =>
-  latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+committed.sort((a, b) => a - b);
+const percentiles = (values: number[]) => {
+  const q = (p: number) => values[Math.min(values.length - 1, Math.floor(p * values.length))]!;
+  return `p50 ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, p99 ${q(0.99).toFixed(0)} ms, max ${values[values.length - 1]!.toFixed(0)} ms`;
+};
 console.log(
   `produced ${produced} events in ${sendSeconds.toFixed(1)} s (${Math.round(produced / sendSeconds)}/s target ${rate}/s); ` +
     `${latencies.length} rating-changes messages timed (void and rejected events publish none)`,
 );
 console.log(
-  `produce -> rating-change received: p50 ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, ` +
-    `p99 ${q(0.99).toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms; ` +
+  `produce -> committed (in the event store): ${percentiles(committed)} (${committed.length} events)`,
+);
+console.log(
+  `produce -> rating-change received: ${percentiles(latencies)}; ` +
     `load average ${(await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
 );
 
@@ -112,4 +143,5 @@ await consumer.disconnect();
 await producer.disconnect();
 await admin.deleteTopics({ topics: Object.values(topics) });
 await admin.disconnect();
+await db.destroy();
 await dropDatabase(databaseUrl);
