@@ -35,12 +35,12 @@ const lastSeq = new Map<string, number>([...ladderRegistry().keys()].map((l) => 
 let polling = true;
 const poller = (async () => {
   while (polling) {
-    const rows = (await db.query(
+    const rows = await db.query<{ ladder: string; seq: string; event_id: string }[]>(
       `SELECT s.ladder, s.seq, s.event_id FROM json_each_text($1::json) AS l(ladder, seq)
        CROSS JOIN LATERAL (SELECT e.ladder, e.seq, e.event_id FROM event_store e
                            WHERE e.ladder = l.ladder AND e.seq > l.seq::bigint) AS s`,
       [JSON.stringify(Object.fromEntries(lastSeq))],
-    )) as { ladder: string; seq: string; event_id: string }[];
+    );
     const seen = now();
     for (const row of rows) {
       lastSeq.set(row.ladder, Math.max(lastSeq.get(row.ladder) ?? 0, Number(row.seq)));
