@@ -104,7 +104,8 @@ const RATED = 16;
 export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
   // Sized up front: an array grown by push keeps spare capacity for as long as the record lives.
   const packed = new Array<number>(effects.length * 3);
-  effects.forEach((e, i) => {
+  for (let i = 0; i < effects.length; i++) {
+    const e = effects[i]!;
     packed[i * 3] = e.rating;
     packed[i * 3 + 1] = e.captures;
     packed[i * 3 + 2] =
@@ -113,7 +114,7 @@ export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
       (e.losses ? LOSS : 0) |
       (e.draws ? DRAW : 0) |
       (e.rated ? RATED : 0);
-  });
+  }
   return packed;
 }
 

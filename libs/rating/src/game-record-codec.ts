@@ -21,10 +21,15 @@ type Encoded = [
 const DEFAULT_SETTING = settingOf(undefined);
 
 export function encodeRecord(record: GameRecord, rules: RuleSet): string {
-  const players = record.players.map((p) => [
-    p.id,
-    ...rules.reportFields.map((field) => (p[field] === undefined ? null : p[field])),
-  ]);
+  const fields = rules.reportFields;
+  const players = new Array<(string | number | boolean | null)[]>(record.players.length);
+  for (let i = 0; i < players.length; i++) {
+    const p = record.players[i]!;
+    const row = new Array<string | number | boolean | null>(fields.length + 1);
+    row[0] = p.id;
+    for (let f = 0; f < fields.length; f++) row[f + 1] = p[fields[f]!] ?? null;
+    players[i] = row;
+  }
   const encoded: Encoded = [
     record.finishedAt,
     record.moves,

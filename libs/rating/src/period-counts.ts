@@ -17,24 +17,26 @@ export function countIn(counts: PeriodCounts, key: string): number {
   return 0;
 }
 
-/** A copy with `by` added to the key's count (inserted in key order when new). */
+/**
+ * A copy with `by` added to the key's count (inserted in key order when new). The copy is
+ * sized up front and filled by index: a player state keeps it until the next game, and an
+ * array grown by push would carry spare capacity (and cost a reallocation) all that time.
+ */
 export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
-  const out: PeriodCount[] = [];
-  let placed = false;
-  for (const c of counts) {
-    if (!placed && c.key === key) {
-      out.push({ key, count: c.count + by });
-      placed = true;
-      continue;
-    }
-    if (!placed && c.key > key) {
-      out.push({ key, count: by });
-      placed = true;
-    }
-    out.push(c);
+  const n = counts.length;
+  let at = 0;
+  while (at < n && counts[at]!.key < key) at++;
+  const present = at < n && counts[at]!.key === key;
+  const out = new Array<PeriodCount>(present ? n : n + 1);
+  for (let i = 0; i < at; i++) out[i] = counts[i]!;
+  if (present) {
+    out[at] = { key, count: counts[at]!.count + by };
+    for (let i = at + 1; i < n; i++) out[i] = counts[i]!;
+  } else {
+    out[at] = { key, count: by };
+    for (let i = at; i < n; i++) out[i + 1] = counts[i]!;
   }
-  if (!placed) out.push({ key, count: by });
   return out;
 }
 

@@ -111,12 +111,13 @@ export type PackedSnapshots = readonly number[];
 
 export function packSnapshots(snapshots: readonly PlayerSnapshot[]): PackedSnapshots {
   const packed = new Array<number>(snapshots.length * 4);
-  snapshots.forEach((s, i) => {
+  for (let i = 0; i < snapshots.length; i++) {
+    const s = snapshots[i]!;
     packed[i * 4] = s.rating;
     packed[i * 4 + 1] = s.level;
     packed[i * 4 + 2] = s.territory ? 1 : 0;
     packed[i * 4 + 3] = s.dayTally;
-  });
+  }
   return packed;
 }
 
