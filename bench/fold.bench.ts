@@ -3,6 +3,9 @@
 // collector's helper threads count too), with the load average: on a shared 2-core machine the
 // CPU figure is the one to compare between runs.
 // Run: npm run build && node dist/bench/fold.bench.js [events=1000000]
+// With V8's default 16 MB semi-spaces about a third of the CPU is the garbage collector copying
+// what the fold keeps; `node --max-semi-space-size=64 dist/bench/fold.bench.js` measures the fold
+// as `ranking replay` and `ranking rebuild` run it (bin/ranking.js sets that flag).
 import { loadavg } from 'node:os';
 import { type GameFinished, parseEvent } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';

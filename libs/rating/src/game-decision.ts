@@ -64,17 +64,17 @@ function changesOf(
   after: readonly PlayerState[],
   effects: readonly PlayerEffect[],
 ): PlayerChange[] {
-  const changes = new Array<PlayerChange>(after.length);
+  const changes: PlayerChange[] = [];
   for (let i = 0; i < after.length; i++) {
     const rating = after[i]!.rating;
-    changes[i] = {
+    changes.push({
       player: after[i]!.id,
       before: before[i]!.rating,
       after: rating,
       delta: rating - before[i]!.rating,
       result: effects[i]!.result,
       why: effects[i]!.why,
-    };
+    });
   }
   return changes;
 }
@@ -96,8 +96,8 @@ export function decideGame(
   const missing = rules.requiredFields(event.players, setting);
   if (missing) return rejected(reject('invalid-event', missing));
   const dayKey = rules.tracksDailyCaptures ? time.calendar.dayKey(time.finishedAt) : null;
-  const snapshots = new Array<PlayerSnapshot>(before.length);
-  for (let i = 0; i < before.length; i++) snapshots[i] = snapshotOf(before[i]!, dayKey);
+  const snapshots: PlayerSnapshot[] = [];
+  for (const p of before) snapshots.push(snapshotOf(p, dayKey));
   const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
   const score = rules.score(input);
   switch (score.kind) {
@@ -118,7 +118,7 @@ export function decideGame(
       break;
   }
   const disconnectPenalties: { player: string; ordinal: number }[] = [];
-  const after = new Array<PlayerState>(before.length);
+  const after: PlayerState[] = [];
   for (let i = 0; i < before.length; i++) {
     const player = before[i]!;
     let counter: DisconnectCounter | null = null;
@@ -135,7 +135,7 @@ export function decideGame(
         disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
       counter = step.counter;
     }
-    after[i] = applyEffect(player, score.effects[i]!, 1, rules, time, counter);
+    after.push(applyEffect(player, score.effects[i]!, 1, rules, time, counter));
   }
   return {
     status: 'applied',
@@ -171,15 +171,13 @@ function gameRecord(
 /** Keeps only the report fields the rule set reads: a game record lives as long as the ladder. */
 function trimReports(players: readonly PlayerReport[], rules: RuleSet): PlayerReport[] {
   const fields = rules.reportFields;
-  const trimmed = new Array<PlayerReport>(players.length);
-  for (let i = 0; i < players.length; i++) {
-    const p = players[i]!;
+  const trimmed: PlayerReport[] = [];
+  for (const p of players) {
     const kept: Record<string, unknown> = { id: p.id };
-    for (let f = 0; f < fields.length; f++) {
-      const value = p[fields[f]!];
-      if (value !== undefined) kept[fields[f]!] = value;
+    for (const field of fields) {
+      if (p[field] !== undefined) kept[field] = p[field];
     }
-    trimmed[i] = kept as unknown as PlayerReport;
+    trimmed.push(kept as unknown as PlayerReport);
   }
   return trimmed;
 }

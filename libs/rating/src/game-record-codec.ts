@@ -21,14 +21,13 @@ type Encoded = [
 const DEFAULT_SETTING = settingOf(undefined);
 
 export function encodeRecord(record: GameRecord, rules: RuleSet): string {
-  const fields = rules.reportFields;
-  const players = new Array<(string | number | boolean | null)[]>(record.players.length);
-  for (let i = 0; i < players.length; i++) {
-    const p = record.players[i]!;
-    const row = new Array<string | number | boolean | null>(fields.length + 1);
-    row[0] = p.id;
-    for (let f = 0; f < fields.length; f++) row[f + 1] = p[fields[f]!] ?? null;
-    players[i] = row;
+  // Rows built by push, not `new Array(n)`: JSON.stringify serialises packed arrays on its fast
+  // path and holey ones (made with holes, even if filled later) on a much slower one.
+  const players: (string | number | boolean | null)[][] = [];
+  for (const p of record.players) {
+    const row: (string | number | boolean | null)[] = [p.id];
+    for (const field of rules.reportFields) row.push(p[field] ?? null);
+    players.push(row);
   }
   const encoded: Encoded = [
     record.finishedAt,

@@ -18,26 +18,18 @@ export function countIn(counts: PeriodCounts, key: string): number {
 }
 
 /**
- * A copy with `by` added to the key's count (inserted in key order when new). The copy is
- * sized up front and filled by index: a player state keeps it until the next game, and an
- * array grown by push would carry spare capacity (and cost a reallocation) all that time.
+ * A copy with `by` added to the key's count (inserted in key order when new). The copy is a
+ * packed array of its exact length (`map`, `concat`): a player state keeps it until the next
+ * game, so an array grown by push would carry spare slots all that time, and one made by
+ * `new Array(n)` is holey, which JSON.stringify (the rows written to PostgreSQL) takes slowly.
  */
 export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
-  const n = counts.length;
   let at = 0;
-  while (at < n && counts[at]!.key < key) at++;
-  const present = at < n && counts[at]!.key === key;
-  const out = new Array<PeriodCount>(present ? n : n + 1);
-  for (let i = 0; i < at; i++) out[i] = counts[i]!;
-  if (present) {
-    out[at] = { key, count: counts[at]!.count + by };
-    for (let i = at + 1; i < n; i++) out[i] = counts[i]!;
-  } else {
-    out[at] = { key, count: by };
-    for (let i = at; i < n; i++) out[i + 1] = counts[i]!;
-  }
-  return out;
+  while (at < counts.length && counts[at]!.key < key) at++;
+  if (at < counts.length && counts[at]!.key === key)
+    return counts.map((c, i) => (i === at ? { key, count: c.count + by } : c));
+  return counts.slice(0, at).concat([{ key, count: by }], counts.slice(at));
 }
 
 /** Drops the counts of `key` and of every older key; returns the same array when nothing goes. */
