@@ -6,20 +6,29 @@ import type { Sql } from './sql.js';
 const PAGE = 10_000;
 
 /**
- * The event store as NDJSON lines in log order: each ladder's events in its own order. Pages
- * come as PostgreSQL's text of each payload (no parse and re-serialise here), and the next page
- * is already being read while the caller works on this one.
+ * The event store's payloads in log order (each ladder's events in its own order), a page of
+ * texts at a time: PostgreSQL's text of each payload, never parsed and re-serialised here. The
+ * next page is already being read while the caller works on this one.
  */
-export async function* exportLog(sql: Sql, ladder: string | null): AsyncGenerator<string> {
+export async function* eventPayloadPages(
+  sql: Sql,
+  ladder: string | null,
+  pageSize = PAGE,
+): AsyncGenerator<string[]> {
   const repo = new LadderRepository(sql);
-  let next = repo.eventTextsAfter(ladder, null, PAGE);
+  let next = repo.eventTextsAfter(ladder, null, pageSize);
   for (;;) {
     const page = await next;
     if (page.length === 0) return;
     const last = page[page.length - 1]!;
-    next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, PAGE);
-    yield page.map((e) => `${e.payload}\n`).join('');
+    next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, pageSize);
+    yield page.map((e) => e.payload);
   }
+}
+
+/** The event store as NDJSON text, a page at a time (see `eventPayloadPages`). */
+export async function* exportLog(sql: Sql, ladder: string | null): AsyncGenerator<string> {
+  for await (const page of eventPayloadPages(sql, ladder)) yield `${page.join('\n')}\n`;
 }
 
 /** The live state in the contract's output format (comparable with `ranking replay` of the log). */

@@ -102,18 +102,19 @@ const DRAW = 8;
 const RATED = 16;
 
 export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
-  // Sized up front: an array grown by push keeps spare capacity for as long as the record lives.
-  const packed = new Array<number>(effects.length * 3);
-  effects.forEach((e, i) => {
-    packed[i * 3] = e.rating;
-    packed[i * 3 + 1] = e.captures;
-    packed[i * 3 + 2] =
+  // Built by push, not `new Array(n)`: an array made with holes stays "holey" to V8, and
+  // JSON.stringify (the record's encoding) takes a much slower path for holey arrays. The
+  // packed form only lives until the record is encoded.
+  const packed: number[] = [];
+  for (const e of effects) {
+    const flags =
       (e.games ? GAME : 0) |
       (e.wins ? WIN : 0) |
       (e.losses ? LOSS : 0) |
       (e.draws ? DRAW : 0) |
       (e.rated ? RATED : 0);
-  });
+    packed.push(e.rating, e.captures, flags);
+  }
   return packed;
 }
 

@@ -6,14 +6,20 @@ import {
   type VoidReason,
   reject,
 } from '@ranking/contracts';
-import { countDisconnect } from './disconnect-policy.js';
+import { countDisconnect, type DisconnectCounter } from './disconnect-policy.js';
 import { NO_EFFECT, packEffects, type PlayerEffect, unpackEffect } from './effect.js';
 import { applyEffect, type GameTime } from './effect-application.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { PlayerChange } from './player-change.js';
-import { packSnapshots, type PlayerState, snapshotOf, unpackSnapshots } from './player-state.js';
-import { type GameScore, type RuleSet, settingOf } from './rule-set.js';
+import {
+  packSnapshots,
+  type PlayerSnapshot,
+  type PlayerState,
+  snapshotOf,
+  unpackSnapshots,
+} from './player-state.js';
+import { type GameScore, type GameSetting, type RuleSet, settingOf } from './rule-set.js';
 
 /** What a game (or a correction of one) does to the ladder. */
 export type GameOutcome =
@@ -58,14 +64,19 @@ function changesOf(
   after: readonly PlayerState[],
   effects: readonly PlayerEffect[],
 ): PlayerChange[] {
-  return after.map((p, i) => ({
-    player: p.id,
-    before: before[i]!.rating,
-    after: p.rating,
-    delta: p.rating - before[i]!.rating,
-    result: effects[i]!.result,
-    why: effects[i]!.why,
-  }));
+  const changes: PlayerChange[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const rating = after[i]!.rating;
+    changes.push({
+      player: after[i]!.id,
+      before: before[i]!.rating,
+      after: rating,
+      delta: rating - before[i]!.rating,
+      result: effects[i]!.result,
+      why: effects[i]!.why,
+    });
+  }
+  return changes;
 }
 
 /**
@@ -85,22 +96,10 @@ export function decideGame(
   const missing = rules.requiredFields(event.players, setting);
   if (missing) return rejected(reject('invalid-event', missing));
   const dayKey = rules.tracksDailyCaptures ? time.calendar.dayKey(time.finishedAt) : null;
-  const snapshots = before.map((p) => snapshotOf(p, dayKey));
+  const snapshots: PlayerSnapshot[] = [];
+  for (const p of before) snapshots.push(snapshotOf(p, dayKey));
   const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
   const score = rules.score(input);
-  const record = (
-    effects: readonly PlayerEffect[],
-    voidOnArrival: VoidReason | null,
-  ): GameRecord => ({
-    gameId: event.gameId,
-    finishedAt: time.finishedAt,
-    moves: event.moves,
-    setting,
-    players: trimReports(event.players, rules),
-    before: packSnapshots(snapshots),
-    effects: packEffects(effects),
-    voidOnArrival,
-  });
   switch (score.kind) {
     case 'rejected':
       return rejected(score.rejection);
@@ -108,46 +107,79 @@ export function decideGame(
       return {
         status: 'void',
         reason: score.reason,
-        record: record(zeroEffects(event.players), score.reason),
+        record: gameRecord(event, time, setting, rules, snapshots, null, score.reason),
       };
     case 'recorded':
-      return { status: 'unchanged', record: record(zeroEffects(event.players), null) };
+      return {
+        status: 'unchanged',
+        record: gameRecord(event, time, setting, rules, snapshots, null, null),
+      };
     case 'scored':
       break;
   }
   const disconnectPenalties: { player: string; ordinal: number }[] = [];
-  const after = before.map((player, i) => {
-    if (!rules.countsDisconnects) return applyEffect(player, score.effects[i]!, 1, rules, time);
-    const step = countDisconnect(
-      {
-        count: player.disconnects,
-        streak: player.cleanStreak,
-        penalties: player.disconnectPenalties,
-      },
-      event.players[i]!.disconnected === true,
-    );
-    if (step.penaltyOrdinal !== null)
-      disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
-    return applyEffect(player, score.effects[i]!, 1, rules, time, step.counter);
-  });
+  const after: PlayerState[] = [];
+  for (let i = 0; i < before.length; i++) {
+    const player = before[i]!;
+    let counter: DisconnectCounter | null = null;
+    if (rules.countsDisconnects) {
+      const step = countDisconnect(
+        {
+          count: player.disconnects,
+          streak: player.cleanStreak,
+          penalties: player.disconnectPenalties,
+        },
+        event.players[i]!.disconnected === true,
+      );
+      if (step.penaltyOrdinal !== null)
+        disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
+      counter = step.counter;
+    }
+    after.push(applyEffect(player, score.effects[i]!, 1, rules, time, counter));
+  }
   return {
     status: 'applied',
     players: after,
     changes: changesOf(before, after, score.effects),
-    record: record(score.effects, null),
+    record: gameRecord(event, time, setting, rules, snapshots, score.effects, null),
     disconnectPenalties,
+  };
+}
+
+/** The record a ladder keeps of a decided game; no effects means zero effects (void, recorded). */
+function gameRecord(
+  event: GameFinished,
+  time: GameTime,
+  setting: GameSetting,
+  rules: RuleSet,
+  snapshots: readonly PlayerSnapshot[],
+  effects: readonly PlayerEffect[] | null,
+  voidOnArrival: VoidReason | null,
+): GameRecord {
+  return {
+    gameId: event.gameId,
+    finishedAt: time.finishedAt,
+    moves: event.moves,
+    setting,
+    players: trimReports(event.players, rules),
+    before: packSnapshots(snapshots),
+    effects: packEffects(effects ?? zeroEffects(event.players)),
+    voidOnArrival,
   };
 }
 
 /** Keeps only the report fields the rule set reads: a game record lives as long as the ladder. */
 function trimReports(players: readonly PlayerReport[], rules: RuleSet): PlayerReport[] {
-  return players.map((p) => {
-    const kept: { -readonly [K in keyof PlayerReport]?: PlayerReport[K] } = { id: p.id };
-    for (const field of rules.reportFields) {
-      if (p[field] !== undefined) (kept as Record<string, unknown>)[field] = p[field];
+  const fields = rules.reportFields;
+  const trimmed: PlayerReport[] = [];
+  for (const p of players) {
+    const kept: Record<string, unknown> = { id: p.id };
+    for (const field of fields) {
+      if (p[field] !== undefined) kept[field] = p[field];
     }
-    return kept as PlayerReport;
-  });
+    trimmed.push(kept as unknown as PlayerReport);
+  }
+  return trimmed;
 }
 
 /** Recomputes a recorded game with corrected players, from the state saved before it. */

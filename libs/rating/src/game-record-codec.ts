@@ -21,10 +21,14 @@ type Encoded = [
 const DEFAULT_SETTING = settingOf(undefined);
 
 export function encodeRecord(record: GameRecord, rules: RuleSet): string {
-  const players = record.players.map((p) => [
-    p.id,
-    ...rules.reportFields.map((field) => (p[field] === undefined ? null : p[field])),
-  ]);
+  // Rows built by push, not `new Array(n)`: JSON.stringify serialises packed arrays on its fast
+  // path and holey ones (made with holes, even if filled later) on a much slower one.
+  const players: (string | number | boolean | null)[][] = [];
+  for (const p of record.players) {
+    const row: (string | number | boolean | null)[] = [p.id];
+    for (const field of rules.reportFields) row.push(p[field] ?? null);
+    players.push(row);
+  }
   const encoded: Encoded = [
     record.finishedAt,
     record.moves,

@@ -136,7 +136,8 @@ export class LadderFold {
   /** The pure decision for a game or a correction, from the players' current state. */
   private gameOutcome(event: GameFinished | GameCorrected): GameOutcome {
     if (event.type === 'game.finished') {
-      const before = event.players.map((p) => this.player(p.id));
+      const before: PlayerState[] = [];
+      for (const p of event.players) before.push(this.player(p.id));
       const time = { finishedAt: Date.parse(event.finishedAt), calendar: this.calendar };
       return decideGame(this.ladder, this.rules, event, before, time);
     }

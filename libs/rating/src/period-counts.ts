@@ -17,25 +17,19 @@ export function countIn(counts: PeriodCounts, key: string): number {
   return 0;
 }
 
-/** A copy with `by` added to the key's count (inserted in key order when new). */
+/**
+ * A copy with `by` added to the key's count (inserted in key order when new). The copy is a
+ * packed array of its exact length (`map`, `concat`): a player state keeps it until the next
+ * game, so an array grown by push would carry spare slots all that time, and one made by
+ * `new Array(n)` is holey, which JSON.stringify (the rows written to PostgreSQL) takes slowly.
+ */
 export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
-  const out: PeriodCount[] = [];
-  let placed = false;
-  for (const c of counts) {
-    if (!placed && c.key === key) {
-      out.push({ key, count: c.count + by });
-      placed = true;
-      continue;
-    }
-    if (!placed && c.key > key) {
-      out.push({ key, count: by });
-      placed = true;
-    }
-    out.push(c);
-  }
-  if (!placed) out.push({ key, count: by });
-  return out;
+  let at = 0;
+  while (at < counts.length && counts[at]!.key < key) at++;
+  if (at < counts.length && counts[at]!.key === key)
+    return counts.map((c, i) => (i === at ? { key, count: c.count + by } : c));
+  return counts.slice(0, at).concat([{ key, count: by }], counts.slice(at));
 }
 
 /** Drops the counts of `key` and of every older key; returns the same array when nothing goes. */

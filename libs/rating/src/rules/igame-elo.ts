@@ -1,4 +1,5 @@
-import { rated } from '../effect.js';
+import type { GameResult } from '@ranking/contracts';
+import { type PlayerEffect, rated, type Why } from '../effect.js';
 import { penalize } from '../penalty.js';
 import { countIn, forgetThrough } from '../period-counts.js';
 import { updatePlayer } from '../player-state.js';
@@ -42,6 +43,16 @@ export function igameRating(self: number, opp: number, score: number) {
   return { rating: roundHalfUp(value), k, expected, rescale };
 }
 
+/** One player's effect of a rated game against an opponent rated `opp`. */
+function eloEffect(self: number, opp: number, result: GameResult): PlayerEffect {
+  const score = scoreOf(result);
+  const next = igameRating(self, opp, score);
+  const why: Why = next.rescale
+    ? { kind: 'elo', k: next.k, expected: next.expected, score, rescale: next.rescale }
+    : { kind: 'elo', k: next.k, expected: next.expected, score };
+  return rated(result, next.rating - self, why);
+}
+
 export const igameElo: RuleSet = {
   name: 'igame-elo',
   reportFields: ['result', 'ip'],
@@ -55,19 +66,14 @@ export const igameElo: RuleSet = {
   score({ players, before }) {
     const results = twoPlayerResults(players);
     if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
-    const [a, b] = [players[0]!, players[1]!];
-    if (a.ip !== undefined && a.ip === b.ip) return { kind: 'void', reason: 'same-ip' };
-    const effects = [0, 1].map((i) => {
-      const self = before[i]!.rating;
-      const result = results.results[i]!;
-      const score = scoreOf(result);
-      const next = igameRating(self, before[1 - i]!.rating, score);
-      const why = next.rescale
-        ? { kind: 'elo' as const, k: next.k, expected: next.expected, score, rescale: next.rescale }
-        : { kind: 'elo' as const, k: next.k, expected: next.expected, score };
-      return rated(result, next.rating - self, why);
-    });
-    return { kind: 'scored', effects };
+    const ip = players[0]!.ip;
+    if (ip !== undefined && ip === players[1]!.ip) return { kind: 'void', reason: 'same-ip' };
+    const a = before[0]!.rating;
+    const b = before[1]!.rating;
+    return {
+      kind: 'scored',
+      effects: [eloEffect(a, b, results.results[0]), eloEffect(b, a, results.results[1])],
+    };
   },
   closePeriod(window, player): PlayerClose | null {
     const weekly = window.period === 'weekly';
