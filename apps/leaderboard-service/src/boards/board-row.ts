@@ -40,8 +40,11 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
   };
 }
 
-/** A default player per ladder: rows only override the fields titles and levels read. */
-const templates = new WeakMap<LadderConfig, PlayerState>();
+/**
+ * A default player per ladder, reused for every label: only the fields titles and levels read
+ * are set on it, and outputFields keeps nothing of it (rule sets are pure).
+ */
+const scratch = new WeakMap<LadderConfig, PlayerState>();
 /** Title or level by rating and level, per ladder: boards repeat the same few values. */
 const labels = new WeakMap<LadderConfig, Map<string, { title?: string; level?: number }>>();
 
@@ -51,9 +54,11 @@ function labelOf(ladder: LadderConfig, rating: number, level: number) {
   const key = `${rating}|${level}`;
   let label = memo.get(key);
   if (label === undefined) {
-    let template = templates.get(ladder);
-    if (!template) templates.set(ladder, (template = newPlayer('', ladder)));
-    const fields = RULE_SETS[ladder.ruleSet].outputFields({ ...template, rating, level });
+    let player = scratch.get(ladder);
+    if (!player) scratch.set(ladder, (player = { ...newPlayer('', ladder) }));
+    (player as { rating: number }).rating = rating;
+    (player as { level: number }).level = level;
+    const fields = RULE_SETS[ladder.ruleSet].outputFields(player);
     label = {
       ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
       ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
