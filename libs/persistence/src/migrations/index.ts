@@ -4,6 +4,7 @@ import { OutboxBundles1764550000000 } from './1764550000000-outbox-bundles.js';
 import { DropPlayerRatingIndex1764560000000 } from './1764560000000-drop-player-rating-index.js';
 import { Maintenance1764600000000 } from './1764600000000-maintenance.js';
 import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
+import { PlayerFillfactor1764900000000 } from './1764900000000-player-fillfactor.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   DropPlayerRatingIndex1764560000000,
   Maintenance1764600000000,
   TournamentGames1764800000000,
+  PlayerFillfactor1764900000000,
 ];
