@@ -9,7 +9,7 @@ import {
 import {
   type LadderConfig,
   LadderFold,
-  type LadderSnapshot,
+  type GameRecord,
   type PlayerChange,
   type PlayerState,
   decodeRecord,
@@ -164,17 +164,22 @@ export class BatchProcessor {
         }
       }
     }
-    for (const { fold, loaded } of snapshots.map((s) => ({
-      fold: engine.ladderFolds.get(s.snapshot.ladder)!,
-      loaded: s,
-    }))) {
-      const changed = [...fold.players.values()].filter((p) => loaded.players.get(p.id) !== p);
-      await this.repo.upsertPlayers(fold.ladder.id, changed);
-      const games = new Map<string, string>();
+    // Every ladder's players in one statement and its game records in another.
+    const players: [string, PlayerState[]][] = [];
+    const games: [string, Map<string, string>][] = [];
+    for (const loaded of snapshots) {
+      const fold = engine.ladderFolds.get(loaded.snapshot.ladder)!;
+      players.push([
+        fold.ladder.id,
+        [...fold.players.values()].filter((p) => loaded.players.get(p.id) !== p),
+      ]);
+      const changed = new Map<string, string>();
       for (const [gameId, encoded] of fold.encodedGames())
-        if (loaded.games.get(gameId) !== encoded) games.set(gameId, encoded);
-      await this.repo.upsertGames(fold.ladder.id, games);
+        if (loaded.games.get(gameId) !== encoded) changed.set(gameId, encoded);
+      games.push([fold.ladder.id, changed]);
     }
+    await this.repo.upsertPlayersOf(players);
+    await this.repo.upsertGamesOf(games);
     return { accepted, duplicates };
   }
 
@@ -187,31 +192,32 @@ export class BatchProcessor {
       if (list) list.push(e);
       else byLadder.set(e.ladder, [e]);
     }
-    const slices: {
-      snapshot: LadderSnapshot;
-      players: Map<string, PlayerState>;
-      games: Map<string, string>;
-    }[] = [];
+    const wanted = new Map<string, { records: GameRecord[]; games: Map<string, string> }>();
+    const playerIds = new Map<string, string[]>();
     for (const [ladderId, ladderEvents] of byLadder) {
-      const ladder = this.ladders.get(ladderId)!;
-      const fold = new LadderFold(ladder);
+      const fold = new LadderFold(this.ladders.get(ladderId)!);
       const gameIds = ladderEvents.flatMap((e) => (e.type === 'game.corrected' ? [e.gameId] : []));
       const games = await this.repo.loadGames(ladderId, gameIds);
       const records = [...games].map(([id, encoded]) => decodeRecord(id, encoded, fold.rules));
-      const playerIds = new Set<string>();
+      const ids = new Set<string>();
       for (const e of ladderEvents) {
-        if (e.type === 'game.finished') for (const p of e.players) playerIds.add(p.id);
-        if (e.type === 'player.penalized') playerIds.add(e.player);
+        if (e.type === 'game.finished') for (const p of e.players) ids.add(p.id);
+        if (e.type === 'player.penalized') ids.add(e.player);
       }
-      for (const r of records) for (const p of r.players) playerIds.add(p.id);
-      const players = await this.repo.loadPlayers(ladderId, [...playerIds]);
-      slices.push({
+      for (const r of records) for (const p of r.players) ids.add(p.id);
+      wanted.set(ladderId, { records, games });
+      playerIds.set(ladderId, [...ids]);
+    }
+    // Every ladder's players in one query.
+    const found = await this.repo.loadPlayersOf(playerIds);
+    return [...wanted].map(([ladderId, { records, games }]) => {
+      const players = found.get(ladderId) ?? [];
+      return {
         snapshot: { ladder: ladderId, players, games: records, closed: [], accepted: 0 },
         players: new Map(players.map((p) => [p.id, p])),
         games,
-      });
-    }
-    return slices;
+      };
+    });
   }
 
   /** A period close: every player of the ladder, page by page through the rule set's close. */

@@ -75,12 +75,31 @@ export class LadderRepository {
   }
 
   async loadPlayers(ladder: string, ids: readonly string[]): Promise<PlayerState[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.sql.query<PlayerRow>(
-      `SELECT ${PLAYER_COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[])`,
-      [ladder, ids],
+    return (await this.loadPlayersOf(new Map([[ladder, ids]]))).get(ladder) ?? [];
+  }
+
+  /** Players of several ladders in one query: by ladder, those that exist. */
+  async loadPlayersOf(
+    wanted: ReadonlyMap<string, readonly string[]>,
+  ): Promise<Map<string, PlayerState[]>> {
+    const keys = [...wanted].flatMap(([l, ids]) => ids.map((p) => ({ l, p })));
+    const found = new Map<string, PlayerState[]>();
+    if (keys.length === 0) return found;
+    const rows = await this.sql.query<PlayerRow & { ladder: string }>(
+      // One primary-key lookup per key. Written as a join (or IN), the planner takes the
+      // recordset's guess of 100 rows and hashes it against a sequential scan of every player;
+      // OFFSET 0 keeps the lateral subquery from being flattened into such a join.
+      `SELECT ladder, ${PLAYER_COLUMNS} FROM json_to_recordset($1::json) AS w(l text, p text)
+       CROSS JOIN LATERAL (SELECT * FROM ladder_players x
+                           WHERE x.ladder = w.l AND x.player = w.p OFFSET 0) AS lp`,
+      [JSON.stringify(keys)],
     );
-    return rows.map(playerFromRow);
+    for (const row of rows) {
+      const list = found.get(row.ladder);
+      if (list) list.push(playerFromRow(row));
+      else found.set(row.ladder, [playerFromRow(row)]);
+    }
+    return found;
   }
 
   /** A page of a ladder's players in id order (for closes that touch everyone). */
@@ -96,8 +115,15 @@ export class LadderRepository {
   }
 
   async upsertPlayers(ladder: string, players: readonly PlayerState[]): Promise<void> {
-    if (players.length === 0) return;
-    await this.sql.query(UPSERT_PLAYERS, [ladder, playerRecords(players)]);
+    await this.upsertPlayersOf([[ladder, players]]);
+  }
+
+  /** Players of several ladders in one statement. */
+  async upsertPlayersOf(
+    byLadder: readonly (readonly [string, readonly PlayerState[]])[],
+  ): Promise<void> {
+    if (byLadder.every(([, players]) => players.length === 0)) return;
+    await this.sql.query(UPSERT_PLAYERS, [playerRecords(byLadder)]);
   }
 
   /** Encoded game records (see the rating core's game-record-codec) by game id. */
@@ -111,12 +137,20 @@ export class LadderRepository {
   }
 
   async upsertGames(ladder: string, games: ReadonlyMap<string, string>): Promise<void> {
-    if (games.size === 0) return;
+    await this.upsertGamesOf([[ladder, games]]);
+  }
+
+  /** Encoded game records of several ladders in one statement. */
+  async upsertGamesOf(
+    byLadder: readonly (readonly [string, ReadonlyMap<string, string>])[],
+  ): Promise<void> {
+    const rows = byLadder.flatMap(([l, games]) => [...games].map(([g, r]) => ({ l, g, r })));
+    if (rows.length === 0) return;
     await this.sql.query(
       `INSERT INTO ladder_games (ladder, game_id, record)
-       SELECT $1, r.g, r.r FROM json_to_recordset($2::json) AS r(g text, r text)
+       SELECT r.l, r.g, r.r FROM json_to_recordset($1::json) AS r(l text, g text, r text)
        ON CONFLICT (ladder, game_id) DO UPDATE SET record = EXCLUDED.record`,
-      [ladder, JSON.stringify([...games].map(([g, r]) => ({ g, r })))],
+      [JSON.stringify(rows)],
     );
   }
 

@@ -47,35 +47,40 @@ export function playerFromRow(row: PlayerRow): PlayerState {
   };
 }
 
-/** The players as one JSON document of rows keyed by column, for one multi-row upsert. */
-export function playerRecords(players: readonly PlayerState[]): string {
+/** Players by ladder as one JSON document of rows keyed by column, for one multi-row upsert. */
+export function playerRecords(
+  byLadder: Iterable<readonly [string, readonly PlayerState[]]>,
+): string {
   return JSON.stringify(
-    players.map((p) => ({
-      player: p.id,
-      rating: p.rating,
-      games: p.games,
-      wins: p.wins,
-      losses: p.losses,
-      draws: p.draws,
-      rated_games: p.ratedGames,
-      first_rated_at: p.firstRatedAt,
-      week_games: p.weekGames,
-      month_games: p.monthGames,
-      disconnects: p.disconnects,
-      clean_streak: p.cleanStreak,
-      disconnect_penalties: p.disconnectPenalties,
-      level: p.level,
-      territory: p.territory,
-      captures: p.captures,
-      day_captures: p.dayCaptures,
-    })),
+    [...byLadder].flatMap(([ladder, players]) =>
+      players.map((p) => ({
+        ladder,
+        player: p.id,
+        rating: p.rating,
+        games: p.games,
+        wins: p.wins,
+        losses: p.losses,
+        draws: p.draws,
+        rated_games: p.ratedGames,
+        first_rated_at: p.firstRatedAt,
+        week_games: p.weekGames,
+        month_games: p.monthGames,
+        disconnects: p.disconnects,
+        clean_streak: p.cleanStreak,
+        disconnect_penalties: p.disconnectPenalties,
+        level: p.level,
+        territory: p.territory,
+        captures: p.captures,
+        day_captures: p.dayCaptures,
+      })),
+    ),
   );
 }
 
-/** Upserts the ladder's ($1) players given as `playerRecords` ($2): one statement for any number. */
+/** Upserts players given as `playerRecords` ($1), of any ladders: one statement for any number. */
 export const UPSERT_PLAYERS = `
   INSERT INTO ladder_players (ladder, ${PLAYER_COLUMNS})
-  SELECT $1, ${PLAYER_COLUMNS} FROM json_to_recordset($2::json) AS r(player text, rating float8,
+  SELECT ladder, ${PLAYER_COLUMNS} FROM json_to_recordset($1::json) AS r(ladder text, player text, rating float8,
     games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games jsonb,
     month_games jsonb, disconnects int, clean_streak int, disconnect_penalties int, level int,
     territory bool, captures int, day_captures jsonb)
