@@ -1,6 +1,8 @@
 // What every service benchmark starts from: the validated environment, its own topic prefix,
 // its own database (dropped and migrated afresh) and a Kafka client.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { kafkaClient, topicNames } from '@ranking/kafka';
 import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
@@ -51,4 +53,31 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Peak resident memory of a process so far, in kB, from /proc (0 once it is gone). */
+export function peakRssKb(pid: number): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(hwm?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The machine's 1, 5 and 15 minute load averages, as every figure is quoted with them. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** The built rating service on the bench's database and topics (its output discarded). */
+export function spawnRatingService(
+  setup: Pick<BenchSetup, 'databaseUrl' | 'prefix'>,
+  nodeArgs: readonly string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {
+    env: { ...process.env, DATABASE_URL: setup.databaseUrl, KAFKA_TOPIC_PREFIX: setup.prefix },
+    stdio: 'ignore',
+  });
 }

@@ -2,11 +2,15 @@
 // rating service: time from produce to committed, the history rows written, the service's RSS.
 // Run: npm run build && node dist/bench/close.bench.js [players=1000000]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { topicLayout } from '@ranking/kafka';
 import { dropDatabase } from '@ranking/persistence';
-import { benchSetup, freshDatabase, secondsSince as seconds } from './bench-setup.js';
+import {
+  benchSetup,
+  freshDatabase,
+  secondsSince as seconds,
+  peakRssKb,
+  spawnRatingService,
+} from './bench-setup.js';
 
 const players = Number(process.argv[2] ?? 1_000_000);
 const LADDER = 'igame-gomoku';
@@ -33,14 +37,10 @@ console.log(`seeded ${players.toLocaleString('en')} players in ${seconds(t).toFi
 const admin = kafka.admin();
 await admin.connect();
 await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
-const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], {
-  env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
-  stdio: 'ignore',
-});
+const child = spawnRatingService({ databaseUrl, prefix });
 let peakKb = 0;
 const sample = () => {
-  const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-  peakKb = Math.max(peakKb, Number(hwm?.[1] ?? 0));
+  peakKb = Math.max(peakKb, peakRssKb(child.pid!));
 };
 const producer = kafka.producer();
 await producer.connect();

@@ -1,11 +1,17 @@
 // Backlog drain of the rating service against a bare kafkajs consumer on the same backlog.
 // Run: npm run build && node dist/bench/drain.bench.js [events=200000]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { generateEvents } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
-import { benchSetup, cpuSeconds, freshDatabase, secondsSince as seconds } from './bench-setup.js';
+import {
+  benchSetup,
+  cpuSeconds,
+  freshDatabase,
+  secondsSince as seconds,
+  loadAverage,
+  peakRssKb,
+  spawnRatingService,
+} from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 200_000);
 const { prefix, topics, databaseUrl, kafka } = benchSetup('drain');
@@ -65,16 +71,12 @@ async function ratingService(): Promise<{
   const db = await freshDatabase(databaseUrl);
   // SERVICE_NODE_ARGS profiles the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
-    stdio: 'ignore',
-  });
+  const child = spawnRatingService({ databaseUrl, prefix }, nodeArgs);
   const started = process.hrtime.bigint();
   let peak = 0;
   for (;;) {
     await new Promise((r) => setTimeout(r, 500));
-    const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-    peak = Math.max(peak, Number(hwm?.[1] ?? 0));
+    peak = Math.max(peak, peakRssKb(child.pid!));
     const rows: { n: string }[] = await db.query(
       "SELECT coalesce(sum(next_offset), 0) AS n FROM consumer_offsets WHERE consumer = 'rating-service'",
     );
@@ -109,7 +111,7 @@ const perEvent = (cpu: number) => `${((cpu / total) * 1e6).toFixed(0)} µs/event
 console.log(
   `CPU: service ${rated.serviceCpu.toFixed(1)} s (${perEvent(rated.serviceCpu)}), ` +
     `PostgreSQL backends ${rated.databaseCpu.toFixed(1)} s (${perEvent(rated.databaseCpu)}); ` +
-    `load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    `load average at the end ${loadAverage()}`,
 );
 const admin = kafka.admin();
 await admin.connect();

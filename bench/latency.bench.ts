@@ -4,12 +4,11 @@
 // its rating-changes message arrives (published after the commit through the outbox).
 // Run: npm run build && node dist/bench/latency.bench.js [rate=2000] [seconds=30]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
-import { spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
 import { dropDatabase } from '@ranking/persistence';
 import { ladderRegistry } from '@ranking/rating';
-import { benchSetup, freshDatabase } from './bench-setup.js';
+import { benchSetup, freshDatabase, loadAverage, spawnRatingService } from './bench-setup.js';
 
 const rate = Number(process.argv[2] ?? 2000);
 const duration = Number(process.argv[3] ?? 30);
@@ -21,10 +20,7 @@ const db = await freshDatabase(databaseUrl);
 const admin = kafka.admin();
 await admin.connect();
 await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
-const child = spawn(process.execPath, ['dist/apps/rating-service/src/main.js'], {
-  env: { ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC_PREFIX: prefix },
-  stdio: 'ignore',
-});
+const child = spawnRatingService({ databaseUrl, prefix });
 
 const sentAt = new Map<string, number>();
 const latencies: number[] = [];
@@ -133,7 +129,7 @@ console.log(
 );
 console.log(
   `produce -> rating-change received: ${percentiles(latencies)}; ` +
-    `load average ${(await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    `load average ${loadAverage()}`,
 );
 
 const exited = new Promise((resolve) => child.once('exit', resolve));

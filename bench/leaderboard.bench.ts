@@ -14,11 +14,16 @@
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database, topics and Redis keys,
 // dropped at the end unless BENCH_KEEP=1 (then it prints the settings to start the service on them).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { topicLayout } from '@ranking/kafka';
 import { dropDatabase } from '@ranking/persistence';
-import { benchSetup, cpuSeconds, freshDatabase, secondsSince as seconds } from './bench-setup.js';
+import {
+  benchSetup,
+  cpuSeconds,
+  freshDatabase,
+  secondsSince as seconds,
+  loadAverage,
+} from './bench-setup.js';
 import { Redis } from 'ioredis';
 
 interface AutocannonResult {
@@ -182,7 +187,7 @@ async function main(): Promise<void> {
       duration: 3,
     });
     console.log(
-      `${rate} req/s over ${connections} connections, ${duration} s a run, ${process.env.BENCH_CORRECTED ? "autocannon's corrected" : 'measured'} latencies; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+      `${rate} req/s over ${connections} connections, ${duration} s a run, ${process.env.BENCH_CORRECTED ? "autocannon's corrected" : 'measured'} latencies; load average ${loadAverage()}`,
     );
     const ceiling = await run('GET /ping (bare)', '/ping');
     const board = await run(

@@ -74,10 +74,6 @@ export class LadderRepository {
     );
   }
 
-  async loadPlayers(ladder: string, ids: readonly string[]): Promise<PlayerState[]> {
-    return (await this.loadPlayersOf(new Map([[ladder, ids]]))).get(ladder) ?? [];
-  }
-
   /** Players of several ladders in one query: by ladder, those that exist. */
   async loadPlayersOf(
     wanted: ReadonlyMap<string, readonly string[]>,
@@ -134,10 +130,6 @@ export class LadderRepository {
       [ladder, gameIds],
     );
     return new Map(rows.map((r) => [r.game_id, r.record]));
-  }
-
-  async upsertGames(ladder: string, games: ReadonlyMap<string, string>): Promise<void> {
-    await this.upsertGamesOf([[ladder, games]]);
   }
 
   /** Encoded game records of several ladders in one statement. */

@@ -117,15 +117,11 @@ return out
 `;
 
 // Which version of a board a read would see: cheap, for callers that cache immutable pages.
-const HEAD_LUA = `
+const HEAD_LUA = `${SLICE_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
-local name = ARGV[1]
-if name == '' then
-  local newest = redis.call('ZREVRANGE', KEYS[3], 0, 0)
-  if #newest == 0 then return nil end
-  name = newest[1]
-end
-local version = redis.call('HGET', KEYS[2] .. name, 'version')
+local board, name = resolve(KEYS[2], KEYS[3], ARGV[1])
+if board == nil then return nil end
+local version = redis.call('HGET', board, 'version')
 if not version then return nil end
 return {name, version}
 `;

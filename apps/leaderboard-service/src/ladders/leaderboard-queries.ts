@@ -103,14 +103,12 @@ export class LeaderboardQueries {
       this.metrics.pageCache.inc({ result: 'hit' });
       return cached;
     }
+    if (key !== null) this.metrics.pageCache.inc({ result: 'miss' });
     const slice = await this.store.page(ladder.id, head?.name ?? LIVE, cursor, limit);
     if (!slice) throw await this.noBoard(ladder, wanted);
     const body = Buffer.from(JSON.stringify({ ladder: ladder.id, ...this.page(ladder, slice) }));
     // A switch between the two reads gives a newer version than the key names: not cached.
-    if (key !== null && slice.meta.version === head?.version) {
-      this.metrics.pageCache.inc({ result: 'miss' });
-      this.cache.set(key, body);
-    }
+    if (key !== null && slice.meta.version === head?.version) this.cache.set(key, body);
     return body;
   }
 
