@@ -25,8 +25,8 @@ await db.query(
      first_rated_at, week_games, month_games, disconnects, clean_streak, disconnect_penalties,
      level, territory, captures, day_captures)
    SELECT $1, 'p' || lpad(g::text, 7, '0'), 1500 + (g % 1000), 30, 15, 14, 1, 30,
-     $2::bigint, jsonb_build_array(jsonb_build_object('key', '2026-W48', 'count', g % 12)),
-     jsonb_build_array(jsonb_build_object('key', '2026-11', 'count', g % 12)), 0, 0, 0, 25, false, 0, '[]'
+     $2::bigint, json_build_array(json_build_object('key', '2026-W48', 'count', g % 12)),
+     json_build_array(json_build_object('key', '2026-11', 'count', g % 12)), 0, 0, 0, 25, false, 0, '[]'
    FROM generate_series(1, $3::int) g`,
   [LADDER, Date.parse('2026-10-01T12:00:00+08:00'), players],
 );

@@ -188,7 +188,7 @@ export class LadderRepository {
     if (events.length === 0) return;
     await this.sql.query(
       `INSERT INTO event_store (ladder, seq, event_id, type, payload)
-       SELECT r.l, r.s, r.i, r.t, r.p FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, p jsonb)`,
+       SELECT r.l, r.s, r.i, r.t, r.p FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, p json)`,
       [
         JSON.stringify(
           events.map((e) => ({
@@ -208,7 +208,7 @@ export class LadderRepository {
     await this.sql.query(
       `INSERT INTO rating_history (ladder, player, seq, event_id, before, after, delta, result, why)
        SELECT r.l, r.p, r.s, r.i, r.b, r.a, r.d, r.r, r.w
-       FROM json_to_recordset($1::json) AS r(l text, p text, s bigint, i text, b float8, a float8, d float8, r text, w jsonb)`,
+       FROM json_to_recordset($1::json) AS r(l text, p text, s bigint, i text, b float8, a float8, d float8, r text, w json)`,
       [
         JSON.stringify(
           rows.map((r) => ({

@@ -81,9 +81,9 @@ export function playerRecords(
 export const UPSERT_PLAYERS = `
   INSERT INTO ladder_players (ladder, ${PLAYER_COLUMNS})
   SELECT ladder, ${PLAYER_COLUMNS} FROM json_to_recordset($1::json) AS r(ladder text, player text, rating float8,
-    games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games jsonb,
-    month_games jsonb, disconnects int, clean_streak int, disconnect_penalties int, level int,
-    territory bool, captures int, day_captures jsonb)
+    games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games json,
+    month_games json, disconnects int, clean_streak int, disconnect_penalties int, level int,
+    territory bool, captures int, day_captures json)
   ON CONFLICT (ladder, player) DO UPDATE SET
     rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, losses = EXCLUDED.losses,
     draws = EXCLUDED.draws, rated_games = EXCLUDED.rated_games, first_rated_at = EXCLUDED.first_rated_at,

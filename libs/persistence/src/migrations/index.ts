@@ -5,6 +5,7 @@ import { DropPlayerRatingIndex1764560000000 } from './1764560000000-drop-player-
 import { Maintenance1764600000000 } from './1764600000000-maintenance.js';
 import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
 import { PlayerFillfactor1764900000000 } from './1764900000000-player-fillfactor.js';
+import { JsonDocuments1765000000000 } from './1765000000000-json-documents.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Maintenance1764600000000,
   TournamentGames1764800000000,
   PlayerFillfactor1764900000000,
+  JsonDocuments1765000000000,
 ];
