@@ -46,7 +46,7 @@ while (cursors.some((c) => c.at < c.list.length))
     }
 
 const db = await freshDatabase(databaseUrl);
-const { pid } = ((await db.query('SELECT pg_backend_pid() AS pid')) as { pid: number }[])[0]!;
+const { pid } = (await db.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid'))[0]!;
 const cpuOf = (p: number): number => {
   const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

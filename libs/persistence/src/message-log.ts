@@ -83,7 +83,7 @@ export class MessageLog {
   /** The transaction's messages as one outbox row, in order. */
   async enqueue(messages: readonly OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.sql.query('INSERT INTO outbox (bundle) VALUES ($1::json)', [
+    await this.sql.query('INSERT INTO outbox (bundle) VALUES ($1)', [
       JSON.stringify(messages.map(bundled)),
     ]);
   }
@@ -100,14 +100,16 @@ export class MessageLog {
       message_key: string | null;
       value: Buffer | null;
       headers: Record<string, string>;
-      bundle: BundledMessage[] | null;
+      /** A JSON array of `BundledMessage`s, as text. */
+      bundle: string | null;
     }>(
       'SELECT id, topic, message_key, value, headers, bundle FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
       [rowLimit],
     );
     const messages: OutboxMessage[] = [];
     for (const r of rows) {
-      if (r.bundle) for (const m of r.bundle) messages.push(unbundled(m));
+      if (r.bundle)
+        for (const m of JSON.parse(r.bundle) as BundledMessage[]) messages.push(unbundled(m));
       else if (r.value && r.topic)
         messages.push({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers });
     }

@@ -47,7 +47,7 @@ export function playerFromRow(row: PlayerRow): PlayerState {
   };
 }
 
-/** Players by ladder as one JSON document of rows keyed by column, for one multi-row upsert. */
+/** Players by ladder as one JSON document of rows keyed by column (nested counts as JSON strings), for one multi-row upsert. */
 export function playerRecords(
   byLadder: Iterable<readonly [string, readonly PlayerState[]]>,
 ): string {
@@ -63,15 +63,15 @@ export function playerRecords(
         draws: p.draws,
         rated_games: p.ratedGames,
         first_rated_at: p.firstRatedAt,
-        week_games: p.weekGames,
-        month_games: p.monthGames,
+        week_games: JSON.stringify(p.weekGames),
+        month_games: JSON.stringify(p.monthGames),
         disconnects: p.disconnects,
         clean_streak: p.cleanStreak,
         disconnect_penalties: p.disconnectPenalties,
         level: p.level,
         territory: p.territory,
         captures: p.captures,
-        day_captures: p.dayCaptures,
+        day_captures: JSON.stringify(p.dayCaptures),
       })),
     ),
   );
@@ -80,10 +80,13 @@ export function playerRecords(
 /** Upserts players given as `playerRecords` ($1), of any ladders: one statement for any number. */
 export const UPSERT_PLAYERS = `
   INSERT INTO ladder_players (ladder, ${PLAYER_COLUMNS})
-  SELECT ladder, ${PLAYER_COLUMNS} FROM json_to_recordset($1::json) AS r(ladder text, player text, rating float8,
-    games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games json,
-    month_games json, disconnects int, clean_streak int, disconnect_penalties int, level int,
-    territory bool, captures int, day_captures json)
+  SELECT ladder, player, rating, games, wins, losses, draws, rated_games, first_rated_at,
+    week_games::json, month_games::json, disconnects, clean_streak, disconnect_penalties, level,
+    territory, captures, day_captures::json
+  FROM json_to_recordset($1::json) AS r(ladder text, player text, rating float8,
+    games int, wins int, losses int, draws int, rated_games int, first_rated_at bigint, week_games text,
+    month_games text, disconnects int, clean_streak int, disconnect_penalties int, level int,
+    territory bool, captures int, day_captures text)
   ON CONFLICT (ladder, player) DO UPDATE SET
     rating = EXCLUDED.rating, games = EXCLUDED.games, wins = EXCLUDED.wins, losses = EXCLUDED.losses,
     draws = EXCLUDED.draws, rated_games = EXCLUDED.rated_games, first_rated_at = EXCLUDED.first_rated_at,

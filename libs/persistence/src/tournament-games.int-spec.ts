@@ -2,6 +2,7 @@ import type { LadderEvent } from '@ranking/contracts';
 import { generateTournament, TournamentScript } from '@ranking/generator';
 import {
   createDataSource,
+  EventTournamentColumn1765200000000,
   LadderRepository,
   type StoredEvent,
   TournamentGames,
@@ -119,10 +120,24 @@ describe('TournamentGames (real PostgreSQL)', () => {
     await db.query('SET enable_seqscan = off');
     const plan: { 'QUERY PLAN': string }[] = await db.query(
       `EXPLAIN SELECT ladder, seq, payload FROM event_store
-       WHERE type = 'game.finished' AND (payload #>> '{context,match,tournament}') = 'store-cup'
-         AND ladder = ANY(ARRAY['qq-gomoku'])`,
+       WHERE tournament = 'store-cup' AND ladder = ANY(ARRAY['qq-gomoku'])`,
     );
     await db.query('RESET enable_seqscan');
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('event_store_tournament_games');
+  });
+
+  it('given events stored before the tournament column, when migrated, then their games are found', async () => {
+    const before = await new TournamentGames(db).load(config.id, tournamentLadders(config));
+    const runner = db.createQueryRunner();
+    try {
+      await new EventTournamentColumn1765200000000().down(runner);
+      await new EventTournamentColumn1765200000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await new TournamentGames(db).load(config.id, tournamentLadders(config))).toEqual(
+      before,
+    );
+    expect(before.length).toBeGreaterThan(0);
   });
 });

@@ -13,8 +13,7 @@ export class TournamentGames {
   async load(tournament: string, ladders: readonly string[]): Promise<StoredEvent[]> {
     const games = await this.sql.query<{ ladder: string; seq: string; payload: LadderEvent }>(
       `SELECT ladder, seq, payload FROM event_store
-       WHERE type = 'game.finished' AND (payload #>> '{context,match,tournament}') = $1
-         AND ladder = ANY($2::text[])
+       WHERE tournament = $1 AND ladder = ANY($2::text[])
        ORDER BY ladder, seq`,
       [tournament, ladders],
     );

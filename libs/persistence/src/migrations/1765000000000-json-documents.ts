@@ -21,7 +21,9 @@ export class JsonDocuments1765000000000 implements MigrationInterface {
   private async retype(db: QueryRunner, type: 'json' | 'jsonb'): Promise<void> {
     await db.query('DROP INDEX event_store_tournament_games');
     await db.query('DROP INDEX event_store_corrections');
-    await db.query(`ALTER TABLE event_store ALTER COLUMN payload TYPE ${type} USING payload::${type}`);
+    await db.query(
+      `ALTER TABLE event_store ALTER COLUMN payload TYPE ${type} USING payload::${type}`,
+    );
     await db.query(`ALTER TABLE rating_history ALTER COLUMN why TYPE ${type} USING why::${type}`);
     await db.query(`
       ALTER TABLE ladder_players

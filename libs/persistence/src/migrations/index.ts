@@ -6,6 +6,8 @@ import { Maintenance1764600000000 } from './1764600000000-maintenance.js';
 import { TournamentGames1764800000000 } from './1764800000000-tournament-games.js';
 import { PlayerFillfactor1764900000000 } from './1764900000000-player-fillfactor.js';
 import { JsonDocuments1765000000000 } from './1765000000000-json-documents.js';
+import { OutboxBundleText1765100000000 } from './1765100000000-outbox-bundle-text.js';
+import { EventTournamentColumn1765200000000 } from './1765200000000-event-tournament-column.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -17,4 +19,9 @@ export const MIGRATIONS = [
   TournamentGames1764800000000,
   PlayerFillfactor1764900000000,
   JsonDocuments1765000000000,
+  OutboxBundleText1765100000000,
+  EventTournamentColumn1765200000000,
 ];
+
+/** Exported for the test that migrates stored events down and up again. */
+export { EventTournamentColumn1765200000000 };
