@@ -6,7 +6,7 @@
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_batch).
 import { readFileSync } from 'node:fs';
 import { generateEvents } from '@ranking/generator';
-import { type RawMessage, type Sql, sqlOf } from '@ranking/persistence';
+import { preparedSqlOf, type RawMessage, type Sql } from '@ranking/persistence';
 import { BUILT_IN_LADDERS } from '@ranking/rating';
 import { handlePartitionBatch } from '../apps/rating-service/src/partition-batch.js';
 import { benchSetup, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
@@ -74,7 +74,7 @@ const started = process.hrtime.bigint();
 for (const messages of batches)
   await db.transaction((manager) =>
     handlePartitionBatch(
-      timed(sqlOf(manager)),
+      timed(preparedSqlOf(manager)),
       ladders,
       topics.ladderEvents,
       messages[0]!.partition,

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { OutboxRelayLoop } from '@ranking/kafka';
-import { MessageLog, sqlOf } from '@ranking/persistence';
+import { MessageLog, preparedSqlOf } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE, KAFKA } from './tokens.js';
@@ -27,7 +27,7 @@ export class OutboxRelay
       busyAt: 1,
       round: (publish) =>
         db.transaction(async (manager) => {
-          const log = new MessageLog(sqlOf(manager));
+          const log = new MessageLog(preparedSqlOf(manager));
           const { rows, messages } = await log.claimOutbox(ROWS);
           if (rows.length === 0) return 0;
           await publish(messages);

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { CheckpointedConsumer, topicNames, warnLogRecreated } from '@ranking/kafka';
-import { isTransient, OffsetStore, sqlOf } from '@ranking/persistence';
+import { isTransient, OffsetStore, preparedSqlOf, sqlOf } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -43,10 +43,17 @@ export class RatingConsumer
         new OffsetStore(sqlOf(db.manager)).all(RATING_CONSUMER, topics.ladderEvents),
       handleBatch: async (partition, messages, logEnd) => {
         const result = await db.transaction((manager) =>
-          handlePartitionBatch(sqlOf(manager), ladders, topics.ladderEvents, partition, messages, {
-            topics,
-            logEnd,
-          }),
+          handlePartitionBatch(
+            preparedSqlOf(manager),
+            ladders,
+            topics.ladderEvents,
+            partition,
+            messages,
+            {
+              topics,
+              logEnd,
+            },
+          ),
         );
         if (result.logRecreated) warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
       },

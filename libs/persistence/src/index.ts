@@ -12,6 +12,7 @@ export * from './disconnect-counter-store.js';
 export * from './maintenance-outbox.js';
 export * from './transient-error.js';
 export * from './sql-of.js';
+export * from './prepared-sql-of.js';
 export * from './checkpoint-copy.js';
 export * from './tournament-games.js';
 export * from './standings-reader.js';
