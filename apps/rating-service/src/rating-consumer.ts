@@ -15,8 +15,6 @@ import { handlePartitionBatch, RATING_CONSUMER } from './partition-batch.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 import { OutboxRelay } from './outbox-relay.js';
 
-const PARTITIONS_IN_FLIGHT = 3;
-
 /**
  * Reads ladder events in batches and folds each partition's batch in one PostgreSQL
  * transaction with its checkpoint, then wakes the relay to publish what it decided.
@@ -58,9 +56,8 @@ export class RatingConsumer
         if (result.logRecreated) warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
       },
       isTransient,
-      // Partitions hold disjoint ladders, so their transactions don't contend; running a few at
-      // once lets one batch's fold overlap another's database writes.
-      partitionsInFlight: PARTITIONS_IN_FLIGHT,
+      // Running a few partitions at once lets one batch's fold overlap another's writes.
+      partitionsInFlight: env.RATING_PARTITIONS_IN_FLIGHT,
       afterBatch: () => relay.wake(),
     });
   }

@@ -66,6 +66,16 @@ export class Environment {
   @Max(60000, { message: 'must be a whole number of milliseconds (10-60000)' })
   MAINTENANCE_TICK_MS = 1000;
 
+  /**
+   * Partitions whose batches the rating service folds at once (each in its own transaction).
+   * Partitions hold disjoint ladders, so their transactions don't contend.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number (1-12)' })
+  @Min(1, { message: 'must be a whole number (1-12)' })
+  @Max(12, { message: 'must be a whole number (1-12)' })
+  RATING_PARTITIONS_IN_FLIGHT = 3;
+
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,100}$/, {
