@@ -5,11 +5,16 @@
 // Run: npm run build && node dist/bench/batch.bench.js [events=200000] [batch=3000]
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_batch).
 import { readFileSync } from 'node:fs';
-import { generateEvents } from '@ranking/generator';
 import { preparedSqlOf, type RawMessage, type Sql } from '@ranking/persistence';
 import { BUILT_IN_LADDERS } from '@ranking/rating';
 import { handlePartitionBatch } from '../apps/rating-service/src/partition-batch.js';
-import { benchSetup, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
+import {
+  backlogEvents,
+  benchSetup,
+  freshDatabase,
+  loadAverage,
+  secondsSince,
+} from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 200_000);
 const batchSize = Number(process.argv[3] ?? 3000);
@@ -17,13 +22,7 @@ const { databaseUrl, topics } = benchSetup('batch');
 const ladders = new Map(BUILT_IN_LADDERS.map((l) => [l.id, l]));
 
 const byLadder = new Map<string, RawMessage[]>();
-for (const value of generateEvents({
-  seed: 99,
-  events: total,
-  badShare: 0.01,
-  correctionShare: 0.01,
-  days: 30,
-})) {
+for (const value of backlogEvents(total)) {
   const key = /"ladder":"([^"]+)"/.exec(value)?.[1] ?? 'x';
   let list = byLadder.get(key);
   if (!list) byLadder.set(key, (list = []));

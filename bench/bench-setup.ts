@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { type Environment, loadEnvironment } from '@ranking/config';
+import { generateEvents } from '@ranking/generator';
 import { kafkaClient, topicNames } from '@ranking/kafka';
 import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
@@ -81,3 +82,7 @@ export function spawnRatingService(
     stdio: 'ignore',
   });
 }
+
+/** The backlog the drain and batch benches fold: 30 days, 1 % bad messages, 1 % corrections. */
+export const backlogEvents = (total: number): Iterable<string> =>
+  generateEvents({ seed: 99, events: total, badShare: 0.01, correctionShare: 0.01, days: 30 });

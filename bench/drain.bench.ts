@@ -1,9 +1,9 @@
 // Backlog drain of the rating service against a bare kafkajs consumer on the same backlog.
 // Run: npm run build && node dist/bench/drain.bench.js [events=200000]
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database and topics.
-import { generateEvents } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
 import {
+  backlogEvents,
   benchSetup,
   cpuSeconds,
   freshDatabase,
@@ -25,13 +25,7 @@ async function produceBacklog(): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
   let batch: { key: string; value: string }[] = [];
-  for (const value of generateEvents({
-    seed: 99,
-    events: total,
-    badShare: 0.01,
-    correctionShare: 0.01,
-    days: 30,
-  })) {
+  for (const value of backlogEvents(total)) {
     batch.push({ key: /"ladder":"([^"]+)"/.exec(value)?.[1] ?? 'x', value });
     if (batch.length === 2000) {
       await producer.send({ topic: topics.ladderEvents, messages: batch });
