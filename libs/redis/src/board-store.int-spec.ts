@@ -89,8 +89,45 @@ describe('BoardStore (real Redis)', () => {
     expect(await store.page('w', '2026-01-10', null, 10)).toBeNull();
   });
 
+  it('a member read gives the row, index and neighbours per board, with multi-byte names and rows intact', async () => {
+    const build = store.build('m', 'live');
+    await build.add([
+      entry('棋圣', 9),
+      { member: '新手·甲', score: -8, ranked: true, data: '8|段位' },
+      entry('b', 8),
+      entry('c', 7),
+      { member: 'unranked', score: -6, ranked: false, data: '6' },
+    ]);
+    await build.commit({ updatedAt: '2026-11-29T06:00:00.000Z' }, null);
+    const [live, daily] = await store.member('m', ['live', null], 'b', 1);
+    expect(daily).toEqual({ data: null, index: null, board: null });
+    expect(live).toEqual({
+      data: '8',
+      // Ties go in byte order: 'b' before '新'.
+      index: 1,
+      board: {
+        meta: expect.objectContaining({ name: 'live', updatedAt: '2026-11-29T06:00:00.000Z' }),
+        start: 0,
+        firstRank: 1,
+        total: 4,
+        items: [
+          { member: '棋圣', score: '-9', data: '9' },
+          { member: 'b', score: '-8', data: '8' },
+          { member: '新手·甲', score: '-8', data: '8|段位' },
+        ],
+      },
+    });
+    const [off] = await store.member('m', ['live'], 'unranked', 1);
+    expect(off).toMatchObject({ data: '6', index: null, board: { total: 4, items: [] } });
+    const [none] = await store.member('m', ['live'], 'nobody', 1);
+    expect(none).toMatchObject({ data: null, index: null });
+  });
+
   it('without the ready marker (Redis lost its data), reads fail as unavailable instead of answering empty', async () => {
     const other = new BoardStore(redis, `${prefix}empty:`);
     await expect(other.page('l', 'live', null, 10)).rejects.toBeInstanceOf(BoardsUnavailableError);
+    await expect(other.member('l', ['live'], 'a', 2)).rejects.toBeInstanceOf(
+      BoardsUnavailableError,
+    );
   });
 });

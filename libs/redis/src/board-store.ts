@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { FlatReply } from './flat-reply.js';
 
 /** One line of a board: the member, its sort score (lower first) and an opaque encoded row. */
 export interface BoardEntry {
@@ -43,7 +44,12 @@ export class BoardsUnavailableError extends Error {
 }
 
 // Reads are Lua scripts: atomic in Redis, so a reader sees one whole version of a board or none.
+// Page and member reads answer one flat string (see flat-reply.ts): 'ok', then their fields.
 const SLICE_LUA = `
+local out = {'ok'}
+local function put(v) out[#out + 1] = v end
+-- A slice: meta pair count and pairs, start, first rank, total, item count, then per item
+-- member, score and row ('' when the row is missing).
 local function slice(z, h, m, start, stop)
   local items = redis.call('ZRANGE', z, start, stop, 'WITHSCORES')
   local first = 0
@@ -52,7 +58,18 @@ local function slice(z, h, m, start, stop)
   for i = 1, #items, 2 do members[#members + 1] = items[i] end
   local rows = {}
   if #members > 0 then rows = redis.call('HMGET', h, unpack(members)) end
-  return {m, start, first, redis.call('ZCARD', z), items, rows}
+  put(#m / 2)
+  for i = 1, #m do put(m[i]) end
+  put(start)
+  put(first)
+  put(redis.call('ZCARD', z))
+  put(#members)
+  for i = 1, #members do
+    put(members[i])
+    put(items[i * 2])
+    put(rows[i] or '')
+  end
+  return rows
 end
 -- A board's meta key; an empty name means the newest daily board of the ladder's index.
 local function resolve(base, days, name)
@@ -86,34 +103,40 @@ if ARGV[1] ~= '' then
   local s = redis.call('ZSCORE', z, ARGV[1])
   if r and s == ARGV[2] then start = r + 1 else start = redis.call('ZCOUNT', z, '-inf', ARGV[2]) end
 end
-return slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
+slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
+return table.concat(out, '\\255')
 `;
 
+// Per board: '0' when it does not exist, else '1', the member's index ('' when not ranked), the
+// slice around it and the member's row ('' when none; read from the slice when ranked).
 const PLAYER_LUA = `${SLICE_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
 local around = tonumber(ARGV[2])
-local out = {}
 for b = 3, #ARGV do
   local board, name = resolve(KEYS[2], KEYS[3], ARGV[b])
   local m, z, h
   if board ~= nil then m, z, h = keys(board) end
   if m == nil then
-    out[#out + 1] = {false, false, false}
+    put('0')
   else
     m[#m + 1] = 'name'
     m[#m + 1] = name
-    local data = redis.call('HGET', h, ARGV[1])
+    put('1')
     local r = redis.call('ZRANK', z, ARGV[1])
     if r then
+      put(r)
       local from = r - around
       if from < 0 then from = 0 end
-      out[#out + 1] = {data, r, slice(z, h, m, from, r + around)}
+      local rows = slice(z, h, m, from, r + around)
+      put(rows[r - from + 1] or '')
     else
-      out[#out + 1] = {data, false, slice(z, h, m, 1, 0)}
+      put('')
+      slice(z, h, m, 1, 0)
+      put(redis.call('HGET', h, ARGV[1]) or '')
     end
   end
 end
-return out
+return table.concat(out, '\\255')
 `;
 
 // Which version of a board a read would see: cheap, for callers that cache immutable pages.
@@ -153,18 +176,16 @@ redis.call('HSET', KEYS[1], 'count', redis.call('ZCARD', z), 'updatedAt', ARGV[2
 return 1
 `;
 
-type Raw = [string[], number, number, number, string[], (string | null)[]];
-
 /** The scripts as commands: ioredis sends EVALSHA, so Redis neither re-hashes nor re-parses them. */
 interface BoardScripts {
-  lbPage(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  lbMember(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbPageBuffer(numKeys: number, ...args: (string | number)[]): Promise<Buffer | null>;
+  lbMemberBuffer(numKeys: number, ...args: (string | number)[]): Promise<Buffer | null>;
   lbSwitch(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lbLive(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lbHead(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
-const SCRIPTS: Record<keyof BoardScripts, string> = {
+const SCRIPTS: Record<string, string> = {
   lbPage: PAGE_LUA,
   lbMember: PLAYER_LUA,
   lbSwitch: SWITCH_LUA,
@@ -174,20 +195,33 @@ const SCRIPTS: Record<keyof BoardScripts, string> = {
 
 /** The client with the board scripts defined on it (once per client). */
 function scripted(redis: Redis): BoardScripts {
-  const commands = redis as unknown as Partial<BoardScripts>;
+  const commands = redis as unknown as Record<string, unknown>;
   for (const [name, lua] of Object.entries(SCRIPTS))
-    if (commands[name as keyof BoardScripts] === undefined) redis.defineCommand(name, { lua });
+    if (commands[name] === undefined) redis.defineCommand(name, { lua });
   return redis as unknown as BoardScripts;
 }
 
-const toSlice = (raw: Raw): BoardSlice => {
-  const [flat, start, firstRank, total, items, rows] = raw;
+/** Reads a slice written by SLICE_LUA's `slice`. */
+const readSlice = (reply: FlatReply): BoardSlice => {
   const meta: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) meta[flat[i]!] = flat[i + 1]!;
-  const out: { member: string; score: string; data: string | null }[] = [];
-  for (let i = 0; i + 1 < items.length; i += 2)
-    out.push({ member: items[i]!, score: items[i + 1]!, data: rows[i / 2] ?? null });
-  return { meta, start, firstRank, total, items: out };
+  for (let pairs = reply.integer(); pairs > 0; pairs--) meta[reply.text()] = reply.text();
+  const start = reply.integer();
+  const firstRank = reply.integer();
+  const total = reply.integer();
+  const items: { member: string; score: string; data: string | null }[] = [];
+  for (let n = reply.integer(); n > 0; n--)
+    items.push({ member: reply.text(), score: reply.text(), data: reply.optionalText() });
+  return { meta, start, firstRank, total, items };
+};
+
+/** A flat reply after its status: null for Redis's nil, unavailable while the boards are rebuilt. */
+const opened = (raw: Buffer | null): FlatReply | null => {
+  if (raw === null) return null;
+  const reply = new FlatReply(raw);
+  const status = reply.text();
+  if (status === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
+  if (status !== 'ok') throw new Error(`board store reply: unexpected status "${status}"`);
+  return reply;
 };
 
 /** A board being built under keys no reader looks at; `commit` makes it the board in one step. */
@@ -315,18 +349,19 @@ export class BoardStore {
     limit: number,
   ): Promise<BoardSlice | null> {
     this.assertConnected();
-    const raw = (await this.scripts.lbPage(
-      3,
-      this.readyKey,
-      this.boardKey(ladder, ''),
-      this.daysKey(ladder),
-      after?.member ?? '',
-      after?.score ?? '',
-      limit,
-      board ?? '',
-    )) as Raw | 'unready' | null;
-    if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
-    return raw === null ? null : toSlice(raw);
+    const reply = opened(
+      await this.scripts.lbPageBuffer(
+        3,
+        this.readyKey,
+        this.boardKey(ladder, ''),
+        this.daysKey(ladder),
+        after?.member ?? '',
+        after?.score ?? '',
+        limit,
+        board ?? '',
+      ),
+    );
+    return reply === null ? null : readSlice(reply);
   }
 
   /**
@@ -354,21 +389,24 @@ export class BoardStore {
     around: number,
   ): Promise<PlayerSlices[]> {
     this.assertConnected();
-    const raw = (await this.scripts.lbMember(
-      3,
-      this.readyKey,
-      this.boardKey(ladder, ''),
-      this.daysKey(ladder),
-      member,
-      around,
-      ...boards.map((b) => b ?? ''),
-    )) as [string | null, number | null, Raw | null][] | 'unready';
-    if (raw === 'unready') throw new BoardsUnavailableError('the boards are being rebuilt');
-    return raw.map(([data, index, slice]) => ({
-      data: data ?? null,
-      index: index ?? null,
-      board: slice ? toSlice(slice) : null,
-    }));
+    const reply = opened(
+      await this.scripts.lbMemberBuffer(
+        3,
+        this.readyKey,
+        this.boardKey(ladder, ''),
+        this.daysKey(ladder),
+        member,
+        around,
+        ...boards.map((b) => b ?? ''),
+      ),
+    );
+    if (reply === null) throw new Error('board store reply: no answer to a member read');
+    return boards.map(() => {
+      if (reply.text() === '0') return { data: null, index: null, board: null };
+      const index = reply.optionalInteger();
+      const board = readSlice(reply);
+      return { data: reply.optionalText(), index, board };
+    });
   }
 
   async meta(ladder: string, board: string): Promise<Record<string, string> | null> {

@@ -1,5 +1,5 @@
 import { ladderRegistry } from '@ranking/rating';
-import { boardEntry, decodeRankedRow, decodeRow } from './board-row.js';
+import { boardEntry, decodeRow, rowJson } from './board-row.js';
 
 const ladders = ladderRegistry();
 const row = {
@@ -30,11 +30,10 @@ describe('board rows', () => {
     expect(decodeRow('p', boardEntry({ ...row, level: 12 }, xinbo).data, xinbo).level).toBe(12);
   });
 
-  it('a ranked row lists its rank first, then the row as decodeRow gives it', () => {
+  it('rowJson writes the rank first, then the same text as JSON.stringify of decodeRow, for every ladder', () => {
     const xiangqi = ladders.get('qq-xiangqi')!;
     const data = boardEntry(row, xiangqi).data;
-    const ranked = decodeRankedRow(3, 'p', data, xiangqi);
-    expect(Object.keys(ranked)).toEqual([
+    expect(Object.keys(JSON.parse(rowJson(3, 'p', data, xiangqi)))).toEqual([
       'rank',
       'player',
       'rating',
@@ -45,6 +44,24 @@ describe('board rows', () => {
       'ratedGames',
       'title',
     ]);
-    expect(ranked).toEqual({ rank: 3, ...decodeRow('p', data, xiangqi) });
+    for (const ladder of ladders.values())
+      for (const [player, rating, level] of [
+        ['p', 1700, 25],
+        ['棋手 "引号" \\ 反斜杠', -15, 1],
+        ['\u0000\n', 2600, 9],
+      ] as const) {
+        const stored = boardEntry({ ...row, player, rating, level }, ladder).data;
+        const decoded = decodeRow(player, stored, ladder);
+        expect(rowJson(null, player, stored, ladder)).toBe(JSON.stringify(decoded));
+        expect(rowJson(7, player, stored, ladder)).toBe(JSON.stringify({ rank: 7, ...decoded }));
+      }
+  });
+
+  it('rowJson writes what JSON cannot hold as null, as JSON.stringify does', () => {
+    const xiangqi = ladders.get('qq-xiangqi')!;
+    expect(JSON.parse(rowJson(1, 'p', 'x|1|1|0|0|1|25', xiangqi))).toMatchObject({
+      rating: null,
+      games: 1,
+    });
   });
 });

@@ -45,12 +45,19 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
  * are set on it, and outputFields keeps nothing of it (rule sets are pure).
  */
 const scratch = new WeakMap<LadderConfig, PlayerState>();
-/** Title or level by rating and level, per ladder: boards repeat the same few values. */
-const labels = new WeakMap<LadderConfig, Map<string, { title?: string; level?: number }>>();
 
-function labelOf(ladder: LadderConfig, rating: number, level: number) {
+interface Label {
+  readonly title?: string;
+  readonly level?: number;
+  /** The same as JSON members to append to a row: `,"title":"…"`, `,"level":3` or nothing. */
+  readonly json: string;
+}
+/** Title or level by rating and level, per ladder: boards repeat the same few values. */
+const labels = new WeakMap<LadderConfig, Map<string, Label>>();
+
+function labelOf(ladder: LadderConfig, rating: number, level: number): Label {
   let memo = labels.get(ladder);
-  if (!memo) labels.set(ladder, (memo = new Map<string, { title?: string; level?: number }>()));
+  if (!memo) labels.set(ladder, (memo = new Map<string, Label>()));
   const key = `${rating}|${level}`;
   let label = memo.get(key);
   if (label === undefined) {
@@ -59,10 +66,12 @@ function labelOf(ladder: LadderConfig, rating: number, level: number) {
     (player as { rating: number }).rating = rating;
     (player as { level: number }).level = level;
     const fields = RULE_SETS[ladder.ruleSet].outputFields(player);
-    label = {
+    const shown = {
       ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
       ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
     };
+    const json = JSON.stringify(shown).slice(1, -1);
+    label = { ...shown, json: json === '' ? '' : `,${json}` };
     if (memo.size > 100_000) memo.clear();
     memo.set(key, label);
   }
@@ -71,32 +80,43 @@ function labelOf(ladder: LadderConfig, rating: number, level: number) {
 
 /** Decodes a stored row and adds the rule set's title or level. */
 export function decodeRow(player: string, data: string, ladder: LadderConfig): BoardRow {
-  return decoded({ player } as Writable<BoardRow>, data, ladder);
-}
-
-/** A stored row with its rank first, as board pages list them. */
-export function decodeRankedRow(
-  rank: number,
-  player: string,
-  data: string,
-  ladder: LadderConfig,
-): BoardRow & { readonly rank: number } {
-  return decoded({ rank, player } as Writable<BoardRow & { rank: number }>, data, ladder);
-}
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
-
-// Fills the row in place, in the answer's field order: pages decode thousands of rows a second.
-function decoded<T extends Writable<BoardRow>>(row: T, data: string, ladder: LadderConfig): T {
   const f = data.split('|');
-  row.rating = Number(f[0] ?? 0);
-  row.games = Number(f[1] ?? 0);
-  row.wins = Number(f[2] ?? 0);
-  row.losses = Number(f[3] ?? 0);
-  row.draws = Number(f[4] ?? 0);
-  row.ratedGames = Number(f[5] ?? 0);
+  const row: Writable<BoardRow> = {
+    player,
+    rating: Number(f[0] ?? 0),
+    games: Number(f[1] ?? 0),
+    wins: Number(f[2] ?? 0),
+    losses: Number(f[3] ?? 0),
+    draws: Number(f[4] ?? 0),
+    ratedGames: Number(f[5] ?? 0),
+  };
   const label = labelOf(ladder, row.rating, Number(f[6] ?? 0));
   if (label.title !== undefined) row.title = label.title;
   if (label.level !== undefined) row.level = label.level;
   return row;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A JSON number as JSON.stringify writes it (null for what JSON cannot hold). */
+const jsonNumber = (text: string | undefined): string => {
+  const n = Number(text ?? 0);
+  return Number.isFinite(n) ? String(n) : 'null';
+};
+
+/**
+ * A stored row written straight as JSON text, the rank first when given: the same text as
+ * JSON.stringify of decodeRow's object (with the rank in front), without building the object.
+ * Pages and player answers write thousands of rows a second.
+ */
+export function rowJson(
+  rank: number | null,
+  player: string,
+  data: string,
+  ladder: LadderConfig,
+): string {
+  const f = data.split('|');
+  const rating = jsonNumber(f[0]);
+  const label = labelOf(ladder, Number(rating), Number(f[6] ?? 0));
+  return `{${rank === null ? '' : `"rank":${rank},`}"player":${JSON.stringify(player)},"rating":${rating},"games":${jsonNumber(f[1])},"wins":${jsonNumber(f[2])},"losses":${jsonNumber(f[3])},"draws":${jsonNumber(f[4])},"ratedGames":${jsonNumber(f[5])}${label.json}}`;
 }

@@ -1,17 +1,15 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { LadderConfig } from '@ranking/rating';
-import { type BoardSlice, BoardStore } from '@ranking/redis';
+import { type BoardSlice, BoardStore, type PlayerSlices } from '@ranking/redis';
 import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
 import { BoardHeads } from '../boards/board-heads.js';
 import { DailyPageCache } from '../boards/daily-page-cache.js';
-import { type BoardRow, decodeRankedRow, decodeRow, hasBoard } from '../boards/board-row.js';
+import { hasBoard, rowJson } from '../boards/board-row.js';
 import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
-import { rankSlice } from '../boards/ranked-page.js';
+import { type RankedItem, rankSlice } from '../boards/ranked-page.js';
 import { Metrics } from '../ops/metrics.js';
 import { LADDERS } from '../tokens.js';
-
-export type RankedRow = BoardRow & { readonly rank: number };
 
 export interface BoardView {
   readonly view: 'daily' | 'live';
@@ -106,54 +104,51 @@ export class LeaderboardQueries {
     if (key !== null) this.metrics.pageCache.inc({ result: 'miss' });
     const slice = await this.store.page(ladder.id, head?.name ?? LIVE, cursor, limit);
     if (!slice) throw await this.noBoard(ladder, wanted);
-    const body = Buffer.from(JSON.stringify({ ladder: ladder.id, ...this.page(ladder, slice) }));
+    const body = Buffer.from(this.page(ladder, slice));
     // A switch between the two reads gives a newer version than the key names: not cached.
     if (key !== null && slice.meta.version === head?.version) this.cache.set(key, body);
     return body;
   }
 
-  private page(
-    ladder: LadderConfig,
-    slice: BoardSlice,
-  ): BoardView & { rows: RankedRow[]; nextCursor: string | null } {
+  /** A page's answer as JSON text: the view, the ranked rows and the cursor to the next page. */
+  private page(ladder: LadderConfig, slice: BoardSlice): string {
     const board = slice.meta.name ?? LIVE;
     const last = slice.items[slice.items.length - 1];
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
-    return {
-      ...this.view(ladder, board, slice),
-      rows: this.rows(slice, ladder),
-      nextCursor: more ? encodeCursor({ member: last.member, score: last.score }) : null,
-    };
+    const head = JSON.stringify({ ladder: ladder.id, ...this.view(ladder, board, slice) });
+    const next = more ? encodeCursor({ member: last.member, score: last.score }) : null;
+    return `${head.slice(0, -1)},"rows":${this.rows(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`;
   }
 
-  async player(ladder: LadderConfig, player: string, around: number) {
+  /**
+   * A player's answer as JSON text: their row, whether ranked, and per board (live, newest
+   * daily) the view, their rank, their standing on a daily board and the rows around them.
+   */
+  async player(ladder: LadderConfig, player: string, around: number): Promise<string> {
     const [live, daily] = await this.store.member(ladder.id, [LIVE, null], player, around);
     if (!live?.data)
       throw new NotFoundException(`player "${player}" has no games on ladder "${ladder.id}"`);
-    const side = (s: typeof live) => {
-      if (s.board === null) return null;
+    const side = (s: PlayerSlices | undefined): string => {
+      if (!s?.board) return 'null';
       const board = s.board.meta.name ?? LIVE;
-      return {
-        ...this.view(ladder, board, s.board),
-        rank:
-          s.index === null
-            ? null
-            : (rankSlice(s.board).find((r) => r.member === player)?.rank ?? null),
-        ...(s.data && board !== LIVE ? { standing: decodeRow(player, s.data, ladder) } : {}),
-        around: this.rows(s.board, ladder),
-      };
+      const ranked = rankSlice(s.board);
+      const rank =
+        s.index === null ? null : (ranked.find((r) => r.member === player)?.rank ?? null);
+      const head = JSON.stringify({ ...this.view(ladder, board, s.board), rank }).slice(0, -1);
+      const standing =
+        s.data && board !== LIVE ? `,"standing":${rowJson(null, player, s.data, ladder)}` : '';
+      return `${head}${standing},"around":${this.rows(ranked, ladder)}}`;
     };
-    return {
-      ladder: ladder.id,
-      ...decodeRow(player, live.data, ladder),
-      ranked: live.index !== null,
-      live: side(live),
-      daily: daily ? side(daily) : null,
-    };
+    const row = rowJson(null, player, live.data, ladder).slice(1, -1);
+    return `{"ladder":${JSON.stringify(ladder.id)},${row},"ranked":${live.index !== null},"live":${side(live)},"daily":${side(daily)}}`;
   }
 
-  private rows(slice: BoardSlice, ladder: LadderConfig): RankedRow[] {
-    return rankSlice(slice).map((r) => decodeRankedRow(r.rank, r.member, r.data, ladder));
+  /** Ranked items as a JSON array of rows. */
+  private rows(items: readonly RankedItem[], ladder: LadderConfig): string {
+    let out = '[';
+    for (const [i, r] of items.entries())
+      out += (i === 0 ? '' : ',') + rowJson(r.rank, r.member, r.data, ladder);
+    return `${out}]`;
   }
 
   private view(ladder: LadderConfig, board: string, slice: BoardSlice): BoardView {

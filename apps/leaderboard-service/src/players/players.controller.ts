@@ -1,4 +1,4 @@
-import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, NotFoundException, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HistoryReader } from '@ranking/persistence';
 import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
@@ -19,11 +19,12 @@ export class PlayersController {
   @ApiOkResponse({
     description: '{ player, rating, wins, losses, draws, live: { rank, around }, daily }',
   })
+  @Header('Content-Type', 'application/json; charset=utf-8')
   player(
     @Param('ladder') id: string,
     @Param('player') player: string,
     @Query() query: PlayerQuery,
-  ) {
+  ): Promise<string> {
     return this.queries.player(this.queries.ladder(id, true), player, query.around ?? 5);
   }
 
