@@ -17,8 +17,8 @@ import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 
 /**
  * Reads the ladder events in its own consumer group: starts each ladder's clock at its first
- * accepted event and counts disconnects, each partition's batch in one PostgreSQL transaction
- * with its checkpoint.
+ * accepted event and counts disconnects, each fetch's partition batches in one PostgreSQL
+ * transaction with their checkpoints.
  */
 @Injectable()
 export class DisconnectConsumer
@@ -39,12 +39,27 @@ export class DisconnectConsumer
       groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
       logger,
       checkpoints: () => new OffsetStore(sqlOf(db.manager)).all(MAINTENANCE_CONSUMER, topic),
-      handleBatch: async (partition, messages, logEnd) => {
-        const result = await db.transaction((manager) =>
-          handleMaintenanceBatch(sqlOf(manager), ladders, topic, partition, messages, logEnd),
-        );
-        if (result.logRecreated) warnLogRecreated(logger, topic, partition, logEnd);
-        if (result.penalties > 0) relay.wake();
+      handleBatches: async (batches) => {
+        const results = await db.transaction(async (manager) => {
+          const done = [];
+          for (const { partition, messages, logEnd } of batches)
+            done.push({
+              partition,
+              logEnd,
+              ...(await handleMaintenanceBatch(
+                sqlOf(manager),
+                ladders,
+                topic,
+                partition,
+                messages,
+                logEnd,
+              )),
+            });
+          return done;
+        });
+        for (const result of results)
+          if (result.logRecreated) warnLogRecreated(logger, topic, result.partition, result.logEnd);
+        if (results.some((r) => r.penalties > 0)) relay.wake();
       },
       isTransient,
     });

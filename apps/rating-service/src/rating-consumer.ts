@@ -11,13 +11,14 @@ import { isTransient, OffsetStore, preparedSqlOf, sqlOf } from '@ranking/persist
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { handlePartitionBatch, RATING_CONSUMER } from './partition-batch.js';
+import { handleBatchGroup, RATING_CONSUMER } from './partition-batch.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 import { OutboxRelay } from './outbox-relay.js';
 
 /**
- * Reads ladder events in batches and folds each partition's batch in one PostgreSQL
- * transaction with its checkpoint, then wakes the relay to publish what it decided.
+ * Reads ladder events in batches and folds each fetch's partition batches in one PostgreSQL
+ * transaction with their checkpoints (a large fetch in a few), then wakes the relay to publish
+ * what it decided.
  */
 @Injectable()
 export class RatingConsumer
@@ -39,25 +40,21 @@ export class RatingConsumer
       logger,
       checkpoints: () =>
         new OffsetStore(sqlOf(db.manager)).all(RATING_CONSUMER, topics.ladderEvents),
-      handleBatch: async (partition, messages, logEnd) => {
+      handleBatches: async (batches) => {
         const result = await db.transaction((manager) =>
-          handlePartitionBatch(
-            preparedSqlOf(manager),
-            ladders,
-            topics.ladderEvents,
-            partition,
-            messages,
-            {
-              topics,
-              logEnd,
-            },
-          ),
+          handleBatchGroup(preparedSqlOf(manager), ladders, topics.ladderEvents, batches, {
+            topics,
+          }),
         );
-        if (result.logRecreated) warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
+        for (const partition of result.recreated) {
+          const logEnd = batches.find((b) => b.partition === partition)?.logEnd ?? 0n;
+          warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
+        }
       },
       isTransient,
-      // Running a few partitions at once lets one batch's fold overlap another's writes.
-      partitionsInFlight: env.RATING_PARTITIONS_IN_FLIGHT,
+      // A backlog's fetch is split into a few transactions at once, so one's fold overlaps
+      // another's writes; a steady load's fetch is one transaction for every partition.
+      transactionsInFlight: env.RATING_TRANSACTIONS_IN_FLIGHT,
       afterBatch: () => relay.wake(),
     });
   }

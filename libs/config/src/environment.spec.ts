@@ -9,7 +9,7 @@ describe('environment', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       HTTP_PORT: 3000,
-      RATING_PARTITIONS_IN_FLIGHT: 3,
+      RATING_TRANSACTIONS_IN_FLIGHT: 3,
       REDIS_KEY_PREFIX: 'ranking:',
     });
   });
@@ -38,9 +38,9 @@ describe('environment', () => {
     ['HTTP_PORT', '70000', 'HTTP_PORT="70000": must be a port number (1-65535)'],
     ['HTTP_PORT', 'abc', 'HTTP_PORT="abc": must be a port number (1-65535)'],
     [
-      'RATING_PARTITIONS_IN_FLIGHT',
+      'RATING_TRANSACTIONS_IN_FLIGHT',
       '0',
-      'RATING_PARTITIONS_IN_FLIGHT="0": must be a whole number (1-12)',
+      'RATING_TRANSACTIONS_IN_FLIGHT="0": must be a whole number (1-12)',
     ],
     [
       'REDIS_KEY_PREFIX',

@@ -67,14 +67,15 @@ export class Environment {
   MAINTENANCE_TICK_MS = 1000;
 
   /**
-   * Partitions whose batches the rating service folds at once (each in its own transaction).
-   * Partitions hold disjoint ladders, so their transactions don't contend.
+   * Transactions the rating service splits a large fetch into, run at once (a fetch of fewer
+   * than 2,000 events a transaction is one). Partitions hold disjoint ladders, so they don't
+   * contend.
    */
   @Transform(integer)
   @IsInt({ message: 'must be a whole number (1-12)' })
   @Min(1, { message: 'must be a whole number (1-12)' })
   @Max(12, { message: 'must be a whole number (1-12)' })
-  RATING_PARTITIONS_IN_FLIGHT = 3;
+  RATING_TRANSACTIONS_IN_FLIGHT = 3;
 
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()

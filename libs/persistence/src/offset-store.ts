@@ -35,6 +35,53 @@ export class OffsetStore {
     return { stored, logRecreated: false };
   }
 
+  /**
+   * `lockWithin` for several partitions in one statement, in partition order: the stored next
+   * offset per partition (null when none, or when the log was recreated, which is also told).
+   */
+  async lockManyWithin(
+    consumer: string,
+    topic: string,
+    logEnds: ReadonlyMap<number, bigint | undefined>,
+  ): Promise<Map<number, { stored: bigint | null; logRecreated: boolean }>> {
+    const partitions = [...logEnds.keys()].sort((a, b) => a - b);
+    const rows = await this.sql.query<{ partition: number; next_offset: string }>(
+      `SELECT partition, next_offset FROM consumer_offsets
+       WHERE consumer = $1 AND topic = $2 AND partition = ANY($3::int[])
+       ORDER BY partition FOR UPDATE`,
+      [consumer, topic, partitions],
+    );
+    const found = new Map(rows.map((r) => [r.partition, BigInt(r.next_offset)]));
+    return new Map(
+      partitions.map((partition) => {
+        const stored = found.get(partition) ?? null;
+        const logEnd = logEnds.get(partition);
+        return [
+          partition,
+          stored !== null && logEnd !== undefined && stored > logEnd
+            ? { stored: null, logRecreated: true }
+            : { stored, logRecreated: false },
+        ];
+      }),
+    );
+  }
+
+  /** `save` for several partitions in one statement. */
+  async saveMany(
+    consumer: string,
+    topic: string,
+    next: ReadonlyMap<number, bigint>,
+  ): Promise<void> {
+    if (next.size === 0) return;
+    const partitions = [...next.keys()].sort((a, b) => a - b);
+    await this.sql.query(
+      `INSERT INTO consumer_offsets (consumer, topic, partition, next_offset)
+       SELECT $1, $2, p, o FROM unnest($3::int[], $4::bigint[]) AS t(p, o)
+       ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = EXCLUDED.next_offset`,
+      [consumer, topic, partitions, partitions.map((p) => next.get(p)!.toString())],
+    );
+  }
+
   async save(
     consumer: string,
     topic: string,
