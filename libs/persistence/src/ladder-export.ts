@@ -14,9 +14,11 @@ export async function* eventPayloadPages(
   sql: Sql,
   ladder: string | null,
   pageSize = PAGE,
+  /** The first page's size: a small one lets the caller start while the next streams in. */
+  firstPageSize = pageSize,
 ): AsyncGenerator<string[]> {
   const repo = new LadderRepository(sql);
-  let next = repo.eventTextsAfter(ladder, null, pageSize);
+  let next = repo.eventTextsAfter(ladder, null, firstPageSize);
   for (;;) {
     const page = await next;
     if (page.length === 0) return;

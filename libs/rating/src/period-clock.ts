@@ -117,6 +117,20 @@ export class PeriodCalendar {
     }
   }
 
+  /**
+   * One string instance per key: players' period counts hold the keys the calendar handed out,
+   * and comparing a key with itself is a pointer check instead of a character scan.
+   */
+  private readonly keys = new Map<string, string>();
+
+  private interned(key: string): string {
+    const known = this.keys.get(key);
+    if (known !== undefined) return known;
+    if (this.keys.size > 10_000) this.keys.clear();
+    this.keys.set(key, key);
+    return key;
+  }
+
   private keysAt(ms: number): StretchKeys {
     if (!(ms >= this.stretchStart && ms < this.stretchEnd)) this.enterStretch(ms);
     return this.lastKeys;
@@ -132,9 +146,9 @@ export class PeriodCalendar {
     // Before 06:00 an instant still belongs to the previous day (and week).
     const day = early ? local.minus({ days: 1 }) : local;
     this.lastKeys = {
-      day: day.toISODate() ?? '',
-      week: `${day.weekYear}-W${String(day.weekNumber).padStart(2, '0')}`,
-      month: local.toFormat('yyyy-MM'),
+      day: this.interned(day.toISODate() ?? ''),
+      week: this.interned(`${day.weekYear}-W${String(day.weekNumber).padStart(2, '0')}`),
+      month: this.interned(local.toFormat('yyyy-MM')),
     };
     this.stretchStart = start.toMillis();
     this.stretchEnd = end.toMillis();

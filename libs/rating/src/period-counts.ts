@@ -25,6 +25,12 @@ export function countIn(counts: PeriodCounts, key: string): number {
  */
 export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
+  // Games come in time order: the key is nearly always the newest one, or newer still. Both are
+  // told with one comparison (`===` on the calendar's interned keys is a pointer check).
+  const newest = counts.length - 1;
+  if (newest >= 0 && counts[newest]!.key === key)
+    return counts.map((c, i) => (i === newest ? { key, count: c.count + by } : c));
+  if (newest < 0 || counts[newest]!.key < key) return counts.concat([{ key, count: by }]);
   let at = 0;
   while (at < counts.length && counts[at]!.key < key) at++;
   if (at < counts.length && counts[at]!.key === key)

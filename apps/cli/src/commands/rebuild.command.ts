@@ -19,6 +19,8 @@ export const MISMATCH_EXIT = 3;
 const PAGE = 10_000;
 /** Events read per statement: fewer round trips, while the fold works on the page before. */
 const READ_PAGE = 20_000;
+/** The first page is small: the driver hands over a page only when all of it has arrived. */
+const FIRST_READ_PAGE = 2_000;
 /** Game records written per statement (into a ladder emptied in the same transaction). */
 const WRITE_PAGE = 25_000;
 /** Events folded between two turns of the event loop while the next page streams in. */
@@ -138,7 +140,7 @@ async function refold(sql: Sql, ladder: LadderConfig): Promise<Refold> {
   const started = process.hrtime.bigint();
   let events = 0;
   let rejected = 0;
-  for await (const page of eventPayloadPages(sql, ladder.id, READ_PAGE)) {
+  for await (const page of eventPayloadPages(sql, ladder.id, READ_PAGE, FIRST_READ_PAGE)) {
     for (let at = 0; at < page.length; at += FOLD_SLICE) {
       const end = Math.min(page.length, at + FOLD_SLICE);
       for (let i = at; i < end; i++) {
