@@ -45,9 +45,10 @@ function startsClock(ladder: LadderConfig, event: LadderEvent): boolean {
 }
 
 /**
- * One partition's batch in one transaction, as the rating service does it: messages below the
- * stored checkpoint change nothing; the rest start ladder clocks and move disconnect counters;
- * penalties go to the outbox; the checkpoint moves past the batch in the same transaction.
+ * One partition's batch in the caller's transaction (which holds the fetch's other partitions
+ * too, as the rating service's does): messages below the stored checkpoint change nothing; the
+ * rest start ladder clocks and move disconnect counters; penalties go to the outbox; the
+ * checkpoint moves past the batch in the same transaction.
  */
 export async function handleMaintenanceBatch(
   sql: Sql,
