@@ -74,6 +74,37 @@ describe('BoardStore (real Redis)', () => {
     expect(page?.start).toBe(2);
   });
 
+  it("a slice's first rank counts only strictly better members, whether or not the member before it ties", async () => {
+    const build = store.build('r', 'live');
+    // In board order: a(5), b(4), c(4), e(4), d(3).
+    await build.add([entry('a', 5), entry('b', 4), entry('c', 4), entry('d', 3), entry('e', 4)]);
+    await build.commit({}, null);
+    const first = async (after: string, score: string) =>
+      (await store.page('r', 'live', { member: after, score }, 10))!;
+    expect(await first('e', '-4')).toMatchObject({ start: 4, firstRank: 5, total: 5 });
+    expect((await first('c', '-4')).firstRank).toBe(2);
+    expect((await first('a', '-5')).firstRank).toBe(2);
+    expect((await store.page('r', 'live', null, 2))!).toMatchObject({ start: 0, firstRank: 1 });
+    expect(await first('d', '-3')).toMatchObject({ start: 5, items: [], total: 5 });
+    const [c] = await store.member('r', ['live'], 'c', 0);
+    expect(c!.board).toMatchObject({ start: 2, firstRank: 2, items: [{ member: 'c' }] });
+    const [d] = await store.member('r', ['live'], 'd', 0);
+    expect(d!.board).toMatchObject({ start: 4, firstRank: 5, items: [{ member: 'd' }] });
+    // The total follows live changes: one member leaves the ranking, one joins.
+    await store.upsert('r', 'live', [
+      { member: 'b', score: -4, ranked: false, data: '4' },
+      { member: 'f', score: -1, ranked: true, data: '1' },
+    ]);
+    expect((await store.page('r', 'live', null, 10))!.total).toBe(5);
+    expect((await store.page('r', 'live', null, 10))!.items.map((i) => i.member)).toEqual([
+      'a',
+      'c',
+      'e',
+      'd',
+      'f',
+    ]);
+  });
+
   it('keeps daily boards inside the window: older ones are dropped with their data', async () => {
     for (const [day, date] of [
       [10, '2026-01-10'],
