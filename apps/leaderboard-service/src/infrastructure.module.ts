@@ -1,7 +1,12 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module, Logger } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
-import { createDataSource, HistoryReader, type Sql, StandingsReader } from '@ranking/persistence';
+import {
+  openServiceDataSource,
+  HistoryReader,
+  type Sql,
+  StandingsReader,
+} from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import { BoardStore, redisClient } from '@ranking/redis';
 import type { Redis } from 'ioredis';
@@ -22,13 +27,8 @@ export class InfrastructureModule {
       { provide: LADDERS, useValue: ladders },
       {
         provide: DATA_SOURCE,
-        useFactory: async () => {
-          const db = createDataSource(env.DATABASE_URL, 'leaderboard-service');
-          await db.initialize();
-          if (await db.showMigrations())
-            throw new Error('the database has pending migrations; run `npx ranking setup` first');
-          return db;
-        },
+        useFactory: () =>
+          openServiceDataSource(env.DATABASE_URL, 'leaderboard-service', new Logger('PostgreSQL')),
       },
       {
         provide: REDIS,

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, Logger } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import type { Environment } from '@ranking/config';
 import { serviceKafka } from '@ranking/kafka';
@@ -32,7 +32,11 @@ export class MaintenanceServiceModule {
           provide: DATA_SOURCE,
           inject: [ENVIRONMENT],
           useFactory: (env: Environment) =>
-            openServiceDataSource(env.DATABASE_URL, 'maintenance-service'),
+            openServiceDataSource(
+              env.DATABASE_URL,
+              'maintenance-service',
+              new Logger('PostgreSQL'),
+            ),
         },
         {
           provide: KAFKA,

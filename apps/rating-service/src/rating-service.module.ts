@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, Logger } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import type { LadderConfig } from '@ranking/rating';
 import { serviceKafka } from '@ranking/kafka';
@@ -21,7 +21,8 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
   {
     provide: DATA_SOURCE,
     inject: [ENVIRONMENT],
-    useFactory: (env: Environment) => openServiceDataSource(env.DATABASE_URL, 'rating-service'),
+    useFactory: (env: Environment) =>
+      openServiceDataSource(env.DATABASE_URL, 'rating-service', new Logger('PostgreSQL')),
   },
   {
     provide: KAFKA,

@@ -1,3 +1,4 @@
+import { guardCheckedOutClients } from './checked-out-client-guard.js';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -22,14 +23,21 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
 
 /**
  * A service's connected data source; refuses (and closes) a database with pending migrations,
- * which `ranking setup` runs: services never migrate on their own.
+ * which `ranking setup` runs: services never migrate on their own. A connection that breaks
+ * under a transaction fails that transaction, never the process (guardCheckedOutClients).
  */
 export async function openServiceDataSource(
   url: string,
   applicationName: string,
+  logger?: { warn(message: string): void },
 ): Promise<DataSource> {
   const db = createDataSource(url, applicationName);
   await db.initialize();
+  guardCheckedOutClients(db, (error) =>
+    logger?.warn(
+      `a PostgreSQL connection broke while checked out (its transaction fails and is retried): ${error.message}`,
+    ),
+  );
   if (await db.showMigrations()) {
     await db.destroy();
     throw new Error('the database has pending migrations; run `npx ranking setup` first');

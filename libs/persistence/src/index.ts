@@ -17,3 +17,4 @@ export * from './checkpoint-copy.js';
 export * from './tournament-games.js';
 export * from './standings-reader.js';
 export * from './history-reader.js';
+export * from './checked-out-client-guard.js';
