@@ -23,12 +23,10 @@ describe('a connection that breaks while checked out (real PostgreSQL)', () => {
     });
     try {
       const outcome = db.transaction(async (manager) => {
-        const [{ pid }] = (await manager.query('SELECT pg_backend_pid() AS pid')) as {
-          pid: number;
-        }[];
+        const [{ pid }] = await manager.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
         // Idle between statements, as while the service folds a batch.
         await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-        await waitFor(async () => warnings.length > 0, { timeout: 10_000, what: 'the warning' });
+        await waitFor(() => warnings.length > 0, { timeout: 10_000, what: 'the warning' });
         await manager.query('SELECT 1');
       });
       await expect(outcome).rejects.toThrow();
