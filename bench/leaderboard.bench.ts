@@ -7,11 +7,12 @@
 // back, each as soon as the previous answer is in, then waits for the next second. So the load is
 // a burst of `connections` concurrent requests at the start of every second, and the latency
 // mostly measures that burst's queue: it grows with the connections (10 by default, autocannon's
-// own default; the player run is repeated over twice as many to show it). Its coordinated-omission correction assumes requests were
-// due every 1/rate apart, but takes 1/rate in seconds as milliseconds (1 ms), and adds made-up
-// samples for every answer slower than 1 ms; the requests were never late (they are sent early,
-// back to back). The figures here are the measured latencies (ignoreCoordinatedOmission);
-// BENCH_CORRECTED=1 prints autocannon's corrected ones instead.
+// own default; the player run is repeated over twice as many to show it). Its coordinated-
+// omission correction assumes requests were due every 1/rate apart, but takes 1/rate in seconds
+// as milliseconds (1 ms), and adds made-up samples for every answer slower than 1 ms; the
+// requests were never late (they are sent early, back to back). The figures here are the
+// measured latencies (ignoreCoordinatedOmission); BENCH_CORRECTED=1 prints autocannon's
+// corrected ones instead.
 // Needs the local services (bash deploy/infra-up.sh). Uses its own database, topics and Redis keys,
 // dropped at the end unless BENCH_KEEP=1 (then it prints the settings to start the service on them).
 import { spawn } from 'node:child_process';
@@ -40,7 +41,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (
 const players = Number(process.argv[2] ?? 1_000_000);
 const rate = Number(process.argv[3] ?? 2_000);
 const duration = Number(process.argv[4] ?? 20);
-// autocannon's own default; the player run is repeated at twice as many for comparison.
 const connections = Number(process.argv[5] ?? 10);
 const { env, prefix, topics, databaseUrl, kafka } = benchSetup('leaderboard');
 const redisPrefix = `${prefix}:`;

@@ -46,10 +46,9 @@ export class RatingConsumer
             topics,
           }),
         );
-        for (const partition of result.recreated) {
-          const logEnd = batches.find((b) => b.partition === partition)?.logEnd ?? 0n;
-          warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
-        }
+        for (const { partition, logEnd } of batches)
+          if (result.recreated.includes(partition))
+            warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
       },
       isTransient,
       // A backlog's fetch is split into a few transactions at once, so one's fold overlaps

@@ -48,6 +48,7 @@ export interface CheckpointedConsumerOptions {
 }
 
 const MAX_BACKOFF_MS = 10_000;
+const KAFKA_COMMIT_INTERVAL_MS = 1000;
 /** The fewest messages worth a transaction of their own when a fetch is split. */
 export const GROUP_MIN_MESSAGES = 2_000;
 /** kafkajs hands every partition of a fetch to its own worker, so all arrive together. */
@@ -59,7 +60,6 @@ interface Waiting {
   /** Settles true once handled, false when the partition was lost or the consumer stops. */
   readonly done: (handled: boolean) => void;
 }
-const KAFKA_COMMIT_INTERVAL_MS = 1000;
 
 /** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
 export function warnLogRecreated(

@@ -7,19 +7,11 @@ import type { Sql } from './sql.js';
 export class OffsetStore {
   constructor(private readonly sql: Sql) {}
 
-  /** Locks and returns the partition's next offset (null when nothing was ever stored). */
-  async lock(consumer: string, topic: string, partition: number): Promise<bigint | null> {
-    const rows = await this.sql.query<{ next_offset: string }>(
-      'SELECT next_offset FROM consumer_offsets WHERE consumer = $1 AND topic = $2 AND partition = $3 FOR UPDATE',
-      [consumer, topic, partition],
-    );
-    return rows[0] ? BigInt(rows[0].next_offset) : null;
-  }
-
   /**
-   * As `lock`, against the end of the partition's log as the broker reported it with the batch
-   * (its high watermark). A checkpoint beyond that end belongs to a log that is gone (the topic
-   * was recreated, the broker started empty): then the partition is read from its start again,
+   * Locks and returns the partition's next offset (null when nothing was ever stored), checked
+   * against the end of the partition's log as the broker reported it with the batch (its high
+   * watermark). A checkpoint beyond that end belongs to a log that is gone (the topic was
+   * recreated, the broker started empty): then the partition is read from its start again,
    * which is safe because events already stored are known by id, and loud, never a silent skip
    * of everything the new log holds.
    */
@@ -29,16 +21,11 @@ export class OffsetStore {
     partition: number,
     logEnd: bigint | undefined,
   ): Promise<{ stored: bigint | null; logRecreated: boolean }> {
-    const stored = await this.lock(consumer, topic, partition);
-    if (stored !== null && logEnd !== undefined && stored > logEnd)
-      return { stored: null, logRecreated: true };
-    return { stored, logRecreated: false };
+    const locked = await this.lockManyWithin(consumer, topic, new Map([[partition, logEnd]]));
+    return locked.get(partition)!;
   }
 
-  /**
-   * `lockWithin` for several partitions in one statement, in partition order: the stored next
-   * offset per partition (null when none, or when the log was recreated, which is also told).
-   */
+  /** `lockWithin` for several partitions in one statement, locked in partition order. */
   async lockManyWithin(
     consumer: string,
     topic: string,
@@ -66,6 +53,15 @@ export class OffsetStore {
     );
   }
 
+  async save(
+    consumer: string,
+    topic: string,
+    partition: number,
+    nextOffset: bigint,
+  ): Promise<void> {
+    await this.saveMany(consumer, topic, new Map([[partition, nextOffset]]));
+  }
+
   /** `save` for several partitions in one statement. */
   async saveMany(
     consumer: string,
@@ -79,19 +75,6 @@ export class OffsetStore {
        SELECT $1, $2, p, o FROM unnest($3::int[], $4::bigint[]) AS t(p, o)
        ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = EXCLUDED.next_offset`,
       [consumer, topic, partitions, partitions.map((p) => next.get(p)!.toString())],
-    );
-  }
-
-  async save(
-    consumer: string,
-    topic: string,
-    partition: number,
-    nextOffset: bigint,
-  ): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO consumer_offsets (consumer, topic, partition, next_offset) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = EXCLUDED.next_offset`,
-      [consumer, topic, partition, nextOffset.toString()],
     );
   }
 

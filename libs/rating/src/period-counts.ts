@@ -25,16 +25,13 @@ export function countIn(counts: PeriodCounts, key: string): number {
  */
 export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
-  // Games come in time order: the key is nearly always the newest one, or newer still. Both are
-  // told with one comparison (`===` on the calendar's interned keys is a pointer check).
-  const newest = counts.length - 1;
-  if (newest >= 0 && counts[newest]!.key === key)
-    return counts.map((c, i) => (i === newest ? { key, count: c.count + by } : c));
-  if (newest < 0 || counts[newest]!.key < key) return counts.concat([{ key, count: by }]);
-  let at = 0;
-  while (at < counts.length && counts[at]!.key < key) at++;
-  if (at < counts.length && counts[at]!.key === key)
-    return counts.map((c, i) => (i === at ? { key, count: c.count + by } : c));
+  // Scanned from the newest: games come in time order, so the key is nearly always the newest
+  // one (an identity check on the calendar's interned keys) or newer still (one comparison).
+  let at = counts.length;
+  while (at > 0 && counts[at - 1]!.key !== key && counts[at - 1]!.key > key) at--;
+  const same = at - 1;
+  if (same >= 0 && counts[same]!.key === key)
+    return counts.map((c, i) => (i === same ? { key, count: c.count + by } : c));
   return counts.slice(0, at).concat([{ key, count: by }], counts.slice(at));
 }
 

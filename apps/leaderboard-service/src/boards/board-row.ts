@@ -8,19 +8,6 @@ import {
 import type { StandingRow } from '@ranking/persistence';
 import type { BoardEntry } from '@ranking/redis';
 
-/** A row as the API shows it. */
-export interface BoardRow {
-  readonly player: string;
-  readonly rating: number;
-  readonly games: number;
-  readonly wins: number;
-  readonly losses: number;
-  readonly draws: number;
-  readonly ratedGames: number;
-  readonly title?: string;
-  readonly level?: number;
-}
-
 /** Whether a ladder has leaderboards at all (the casual ladder is never ranked). */
 export const hasBoard = (ladder: LadderConfig): boolean => ladder.rankedAfter !== null;
 
@@ -46,18 +33,15 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
  */
 const scratch = new WeakMap<LadderConfig, PlayerState>();
 
-interface Label {
-  readonly title?: string;
-  readonly level?: number;
-  /** The same as JSON members to append to a row: `,"title":"…"`, `,"level":3` or nothing. */
-  readonly json: string;
-}
-/** Title or level by rating and level, per ladder: boards repeat the same few values. */
-const labels = new WeakMap<LadderConfig, Map<string, Label>>();
+/**
+ * The rule set's title or level for a rating and level, as JSON members to append to a row
+ * (`,"title":"…"`, `,"level":3` or nothing), per ladder: boards repeat the same few values.
+ */
+const labels = new WeakMap<LadderConfig, Map<string, string>>();
 
-function labelOf(ladder: LadderConfig, rating: number, level: number): Label {
+function labelJson(ladder: LadderConfig, rating: number, level: number): string {
   let memo = labels.get(ladder);
-  if (!memo) labels.set(ladder, (memo = new Map<string, Label>()));
+  if (!memo) labels.set(ladder, (memo = new Map<string, string>()));
   const key = `${rating}|${level}`;
   let label = memo.get(key);
   if (label === undefined) {
@@ -66,37 +50,16 @@ function labelOf(ladder: LadderConfig, rating: number, level: number): Label {
     (player as { rating: number }).rating = rating;
     (player as { level: number }).level = level;
     const fields = RULE_SETS[ladder.ruleSet].outputFields(player);
-    const shown = {
+    const members = JSON.stringify({
       ...(typeof fields.title === 'string' ? { title: fields.title } : {}),
       ...(typeof fields.level === 'number' ? { level: fields.level } : {}),
-    };
-    const json = JSON.stringify(shown).slice(1, -1);
-    label = { ...shown, json: json === '' ? '' : `,${json}` };
+    }).slice(1, -1);
+    label = members === '' ? '' : `,${members}`;
     if (memo.size > 100_000) memo.clear();
     memo.set(key, label);
   }
   return label;
 }
-
-/** Decodes a stored row and adds the rule set's title or level. */
-export function decodeRow(player: string, data: string, ladder: LadderConfig): BoardRow {
-  const f = data.split('|');
-  const row: Writable<BoardRow> = {
-    player,
-    rating: Number(f[0] ?? 0),
-    games: Number(f[1] ?? 0),
-    wins: Number(f[2] ?? 0),
-    losses: Number(f[3] ?? 0),
-    draws: Number(f[4] ?? 0),
-    ratedGames: Number(f[5] ?? 0),
-  };
-  const label = labelOf(ladder, row.rating, Number(f[6] ?? 0));
-  if (label.title !== undefined) row.title = label.title;
-  if (label.level !== undefined) row.level = label.level;
-  return row;
-}
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A JSON number as JSON.stringify writes it (null for what JSON cannot hold). */
 const jsonNumber = (text: string | undefined): string => {
@@ -105,9 +68,9 @@ const jsonNumber = (text: string | undefined): string => {
 };
 
 /**
- * A stored row written straight as JSON text, the rank first when given: the same text as
- * JSON.stringify of decodeRow's object (with the rank in front), without building the object.
- * Pages and player answers write thousands of rows a second.
+ * A stored row as the API shows it, written straight as JSON text: rank (when given), player,
+ * rating, games, wins, losses, draws, rated games, then the rule set's title or level. Pages
+ * and player answers write thousands of rows a second; no object is built for them.
  */
 export function rowJson(
   rank: number | null,
@@ -117,6 +80,6 @@ export function rowJson(
 ): string {
   const f = data.split('|');
   const rating = jsonNumber(f[0]);
-  const label = labelOf(ladder, Number(rating), Number(f[6] ?? 0));
-  return `{${rank === null ? '' : `"rank":${rank},`}"player":${JSON.stringify(player)},"rating":${rating},"games":${jsonNumber(f[1])},"wins":${jsonNumber(f[2])},"losses":${jsonNumber(f[3])},"draws":${jsonNumber(f[4])},"ratedGames":${jsonNumber(f[5])}${label.json}}`;
+  const label = labelJson(ladder, Number(rating), Number(f[6] ?? 0));
+  return `{${rank === null ? '' : `"rank":${rank},`}"player":${JSON.stringify(player)},"rating":${rating},"games":${jsonNumber(f[1])},"wins":${jsonNumber(f[2])},"losses":${jsonNumber(f[3])},"draws":${jsonNumber(f[4])},"ratedGames":${jsonNumber(f[5])}${label}}`;
 }
