@@ -1,10 +1,6 @@
 import { type ArgumentsHost, Catch, type HttpServer, HttpStatus } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import { BoardsUnavailableError } from '@ranking/redis';
-
-/** ioredis errors while the server is away (closed connection, retries exhausted, refused). */
-const REDIS_AWAY =
-  /Connection is closed|MaxRetriesPerRequest|ECONNREFUSED|Stream isn't writeable|ECONNRESET/;
+import { BoardsUnavailableError, isRedisAway } from '@ranking/redis';
 
 /** Redis away or the boards being rebuilt: a clear 503 the client may retry; the rest as Nest does. */
 @Catch()
@@ -14,9 +10,7 @@ export class UnavailableFilter extends BaseExceptionFilter {
   }
 
   override catch(error: unknown, host: ArgumentsHost): void {
-    const away =
-      error instanceof BoardsUnavailableError ||
-      (error instanceof Error && REDIS_AWAY.test(`${error.name} ${error.message}`));
+    const away = error instanceof BoardsUnavailableError || isRedisAway(error);
     if (!away) return super.catch(error, host);
     const res: unknown = host.switchToHttp().getResponse();
     this.http.setHeader(res, 'Retry-After', '1');

@@ -6,23 +6,24 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { CheckpointedConsumer, topicNames, warnLogRecreated } from '@ranking/kafka';
-import { isTransient, OffsetStore, sqlOf } from '@ranking/persistence';
+import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import type { Sql } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { handleMaintenanceBatch, MAINTENANCE_CONSUMER } from './maintenance-batch.js';
+import { MAINTENANCE_CONSUMER } from './maintenance-batch.js';
+import { maintenanceBatchHandler } from './maintenance-batch-handler.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 
 /**
  * Reads the ladder events in its own consumer group: starts each ladder's clock at its first
  * accepted event and counts disconnects, each fetch's partition batches in one PostgreSQL
- * transaction with their checkpoints.
+ * transaction with their checkpoints (the shared consumer protocol).
  */
 @Injectable()
 export class DisconnectConsumer
-  extends CheckpointedConsumer
+  extends CheckpointedConsumer<Sql>
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
   constructor(
@@ -32,36 +33,14 @@ export class DisconnectConsumer
     @Inject(LADDERS) ladders: ReadonlyMap<string, LadderConfig>,
     @Inject(OutboxRelay) relay: OutboxRelay,
   ) {
-    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const logger = new Logger(DisconnectConsumer.name);
+    const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
     super(kafka, {
-      topic,
+      topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
-      logger,
-      checkpoints: () => new OffsetStore(sqlOf(db.manager)).all(MAINTENANCE_CONSUMER, topic),
-      handleBatches: async (batches) => {
-        const results = await db.transaction(async (manager) => {
-          const done = [];
-          for (const { partition, messages, logEnd } of batches)
-            done.push({
-              partition,
-              logEnd,
-              ...(await handleMaintenanceBatch(
-                sqlOf(manager),
-                ladders,
-                topic,
-                partition,
-                messages,
-                logEnd,
-              )),
-            });
-          return done;
-        });
-        for (const result of results)
-          if (result.logRecreated) warnLogRecreated(logger, topic, result.partition, result.logEnd);
-        if (results.some((r) => r.penalties > 0)) relay.wake();
-      },
-      isTransient,
+      logger: new Logger(DisconnectConsumer.name),
+      handler: maintenanceBatchHandler(db, ladders, topics),
+      // Penalties and dead letters wait in the outbox: publish them now, not at the next tick.
+      afterBatch: () => relay.wake(),
     });
   }
 

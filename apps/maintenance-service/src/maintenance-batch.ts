@@ -1,11 +1,11 @@
 import { type GameFinished, type LadderEvent, parseEvent } from '@ranking/contracts';
+import { applyAboveCheckpoints, type ConsumedMessage } from '@ranking/kafka';
 import {
   ClockStore,
   type CounterRow,
   DisconnectCounterStore,
   MaintenanceOutbox,
   OffsetStore,
-  type RawMessage,
   type Sql,
 } from '@ranking/persistence';
 import {
@@ -45,32 +45,15 @@ function startsClock(ladder: LadderConfig, event: LadderEvent): boolean {
 }
 
 /**
- * One partition's batch in the caller's transaction (which holds the fetch's other partitions
- * too, as the rating service's does): messages below the stored checkpoint change nothing; the
- * rest start ladder clocks and move disconnect counters; penalties go to the outbox; the
- * checkpoint moves past the batch in the same transaction.
+ * Fresh messages (above their checkpoints) in the caller's transaction: they start ladder
+ * clocks and move disconnect counters; penalties go to the outbox.
  */
-export async function handleMaintenanceBatch(
+export async function applyMaintenanceMessages(
   sql: Sql,
   ladders: ReadonlyMap<string, LadderConfig>,
   topic: string,
-  partition: number,
-  messages: readonly RawMessage[],
-  /** The partition's log end with this batch: a checkpoint beyond it means a recreated log. */
-  logEnd?: bigint,
-): Promise<MaintenanceBatchResult & { nextOffset: bigint | null; logRecreated: boolean }> {
-  const offsets = new OffsetStore(sql);
-  const { stored, logRecreated } = await offsets.lockWithin(
-    MAINTENANCE_CONSUMER,
-    topic,
-    partition,
-    logEnd,
-  );
-  const fresh = messages.filter((m) => stored === null || BigInt(m.offset) >= stored);
-  const nothing = { clocksStarted: 0, gamesCounted: 0, penalties: 0 };
-  if (fresh.length === 0)
-    return { ...nothing, skipped: messages.length, nextOffset: stored, logRecreated };
-
+  fresh: readonly ConsumedMessage[],
+): Promise<Omit<MaintenanceBatchResult, 'skipped'>> {
   const starts = new Map<string, number>();
   const games = new Map<string, GameFinished[]>();
   for (const message of fresh) {
@@ -122,14 +105,35 @@ export async function handleMaintenanceBatch(
     penalties += decided.length;
   }
 
-  const nextOffset = BigInt(fresh[fresh.length - 1]!.offset) + 1n;
-  await offsets.save(MAINTENANCE_CONSUMER, topic, partition, nextOffset);
+  return { clocksStarted: starts.size, gamesCounted, penalties };
+}
+
+/**
+ * One partition's batch in the caller's transaction through the shared checkpoint guard:
+ * what the consumer's handler does, with the counts returned (tests use it).
+ */
+export async function handleMaintenanceBatch(
+  sql: Sql,
+  ladders: ReadonlyMap<string, LadderConfig>,
+  topic: string,
+  partition: number,
+  messages: readonly ConsumedMessage[],
+  /** The partition's log end with this batch: a checkpoint beyond it means a recreated log. */
+  logEnd?: bigint,
+): Promise<MaintenanceBatchResult & { nextOffset: bigint | null; logRecreated: boolean }> {
+  let result = { clocksStarted: 0, gamesCounted: 0, penalties: 0 };
+  const guarded = await applyAboveCheckpoints(
+    sql,
+    OffsetStore.checkpointsOf(MAINTENANCE_CONSUMER, topic),
+    [{ partition, messages, ...(logEnd === undefined ? {} : { logEnd }) }],
+    async (tx, fresh) => {
+      result = await applyMaintenanceMessages(tx, ladders, topic, fresh);
+    },
+  );
   return {
-    clocksStarted: starts.size,
-    gamesCounted,
-    penalties,
-    skipped: messages.length - fresh.length,
-    nextOffset,
-    logRecreated,
+    ...result,
+    skipped: guarded.skipped,
+    nextOffset: guarded.next.get(partition) ?? null,
+    logRecreated: guarded.recreated.includes(partition),
   };
 }

@@ -142,7 +142,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
       value: Buffer.from(line),
     }));
     await inTransaction((sql) =>
-      new OffsetStore(sql).save('rating-service', TOPICS.ladderEvents, 5, 5000n),
+      new OffsetStore(sql).saveMany('rating-service', TOPICS.ladderEvents, new Map([[5, 5000n]])),
     );
     // Without the log's end, the old checkpoint would hide everything the new log holds...
     expect(
@@ -184,7 +184,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
     ];
     // Partition 8 was read up to offset 10 before (say, before a crash).
     await inTransaction((sql) =>
-      new OffsetStore(sql).save('rating-service', TOPICS.ladderEvents, 8, 10n),
+      new OffsetStore(sql).saveMany('rating-service', TOPICS.ladderEvents, new Map([[8, 10n]])),
     );
     const result = await inTransaction((sql) =>
       handleBatchGroup(sql, ladders, TOPICS.ladderEvents, batches),

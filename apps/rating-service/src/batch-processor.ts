@@ -1,5 +1,4 @@
 import {
-  DEAD_LETTER_HEADERS,
   type LadderEvent,
   type PeriodClosed,
   parseEvent,
@@ -16,6 +15,7 @@ import {
   ReplayEngine,
 } from '@ranking/rating';
 import {
+  deadLetterOf,
   type HistoryRow,
   type LadderCounters,
   LadderRepository,
@@ -25,6 +25,7 @@ import {
   type RejectedMessage,
   type Sql,
   type StoredEvent,
+  unprocessable,
 } from '@ranking/persistence';
 
 /** Rating changes of one event: one message each, or a summary when a close moved many players. */
@@ -320,12 +321,19 @@ export class BatchProcessor {
     detail: string,
     pending: Pending,
   ): void {
-    pending.rejected.push({ message, eventId, reason, detail });
-    pending.outbox.push({
-      topic: this.topics.deadLetter,
-      key: message.key?.toString('utf8') ?? null,
-      value: message.value ?? Buffer.alloc(0),
-      headers: { [DEAD_LETTER_HEADERS.reason]: reason, [DEAD_LETTER_HEADERS.detail]: detail },
-    });
+    const rejected = { message, eventId, reason, detail };
+    pending.rejected.push(rejected);
+    pending.outbox.push(deadLetterOf(rejected, this.topics.deadLetter));
+  }
+
+  /**
+   * A message that passed every check but fails on its own (the consumer protocol found it by
+   * bisection): recorded and dead-lettered as `unprocessable` with the error, so its partition
+   * moves on.
+   */
+  async setAside(message: RawMessage, error: unknown): Promise<void> {
+    const rejected = unprocessable(message, error);
+    await this.log.recordRejected([rejected]);
+    await this.log.enqueue([deadLetterOf(rejected, this.topics.deadLetter)]);
   }
 }

@@ -6,12 +6,13 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { CheckpointedConsumer, topicNames, warnLogRecreated } from '@ranking/kafka';
-import { isTransient, OffsetStore, preparedSqlOf, sqlOf } from '@ranking/persistence';
+import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import type { Sql } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { handleBatchGroup, RATING_CONSUMER } from './partition-batch.js';
+import { RATING_CONSUMER } from './partition-batch.js';
+import { ratingBatchHandler } from './rating-batch-handler.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 import { OutboxRelay } from './outbox-relay.js';
 
@@ -22,7 +23,7 @@ import { OutboxRelay } from './outbox-relay.js';
  */
 @Injectable()
 export class RatingConsumer
-  extends CheckpointedConsumer
+  extends CheckpointedConsumer<Sql>
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
   constructor(
@@ -33,24 +34,11 @@ export class RatingConsumer
     @Inject(OutboxRelay) relay: OutboxRelay,
   ) {
     const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
-    const logger = new Logger(RatingConsumer.name);
     super(kafka, {
       topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${RATING_CONSUMER}`,
-      logger,
-      checkpoints: () =>
-        new OffsetStore(sqlOf(db.manager)).all(RATING_CONSUMER, topics.ladderEvents),
-      handleBatches: async (batches) => {
-        const result = await db.transaction((manager) =>
-          handleBatchGroup(preparedSqlOf(manager), ladders, topics.ladderEvents, batches, {
-            topics,
-          }),
-        );
-        for (const { partition, logEnd } of batches)
-          if (result.recreated.includes(partition))
-            warnLogRecreated(logger, topics.ladderEvents, partition, logEnd);
-      },
-      isTransient,
+      logger: new Logger(RatingConsumer.name),
+      handler: ratingBatchHandler(db, ladders, topics.ladderEvents, topics),
       // A backlog's fetch is split into a few transactions at once, so one's fold overlaps
       // another's writes; a steady load's fetch is one transaction for every partition.
       transactionsInFlight: env.RATING_TRANSACTIONS_IN_FLIGHT,

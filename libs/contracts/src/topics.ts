@@ -11,4 +11,13 @@ export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 export const DEAD_LETTER_HEADERS = {
   reason: 'x-reject-reason',
   detail: 'x-reject-detail',
+  /** The consumer that rejected it (the rating service, or maintenance for `unprocessable`). */
+  consumer: 'x-rejected-by',
 } as const;
+
+/**
+ * The live services' own dead-letter reason (CONTRACT.md): a message that passed every check
+ * but could not be applied, set aside so that its partition moves on. Never in the offline
+ * replay, which accepted it.
+ */
+export const UNPROCESSABLE = 'unprocessable' as const;

@@ -1,53 +1,35 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { batchGroups } from './batch-groups.js';
+import type { BatchHandler } from './batch-handler.js';
+import { BatchSettler, type RetryState } from './batch-settler.js';
+import type { ConsumedMessage, ConsumerLogger, PartitionBatch } from './consumed-message.js';
+import { errorMessage } from './failure-kind.js';
 
-/** One message of a partition's batch, as the handler gets it. */
-export interface ConsumedMessage {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: string;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-}
-
-/** One partition's batch of a fetch. */
-export interface PartitionBatch {
-  readonly partition: number;
-  readonly messages: ConsumedMessage[];
-  /** The end of the partition's log when the batch was fetched (its high watermark). */
-  readonly logEnd: bigint;
-}
-
-/** Where the consumer reports (a NestJS `Logger` will do). */
-export interface ConsumerLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface CheckpointedConsumerOptions {
+export interface CheckpointedConsumerOptions<Tx> {
   readonly topic: string;
   readonly groupId: string;
   readonly logger: ConsumerLogger;
-  /** The next offset of each partition, as the handler's transactions stored it. */
-  readonly checkpoints: () => Promise<ReadonlyMap<number, bigint>>;
-  /**
-   * Partition batches handled in one transaction, each with its checkpoint (so a redelivered
-   * message changes nothing); a throw has them retried together with backoff.
-   */
-  readonly handleBatches: (batches: readonly PartitionBatch[]) => Promise<unknown>;
-  /** Whether a failure is expected to pass (for the log: every failure is retried). */
-  readonly isTransient: (error: unknown) => boolean;
+  /** The consumer's own part of the protocol: transaction, checkpoints, apply, quarantine. */
+  readonly handler: BatchHandler<Tx>;
   /**
    * Transactions a large fetch is split into, run at once (default 1). A fetch smaller than
    * GROUP_MIN_MESSAGES per transaction is always one.
    */
   readonly transactionsInFlight?: number;
-  /** Called after a batch is handled and its offset resolved. */
-  readonly afterBatch?: () => void;
+  /** Called after each partition batch is settled and its offset resolved. */
+  readonly afterBatch?: (batch: PartitionBatch) => void;
 }
 
-const MAX_BACKOFF_MS = 10_000;
+/** What health checks read of a consumer. */
+export interface ConsumerStatus {
+  /** When the consumer last heard from the broker (a heartbeat or a fetch), 0 after a crash. */
+  readonly lastContact: number;
+  /** The longest-running transient retry of a batch, if one is under way. */
+  readonly retrying: RetryState | null;
+  /** Messages set aside as unprocessable since the start. */
+  readonly quarantined: number;
+}
+
 const KAFKA_COMMIT_INTERVAL_MS = 1000;
 /** The fewest messages worth a transaction of their own when a fetch is split. */
 export const GROUP_MIN_MESSAGES = 2_000;
@@ -61,42 +43,52 @@ interface Waiting {
   readonly done: (handled: boolean) => void;
 }
 
-/** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
-export function warnLogRecreated(
-  logger: ConsumerLogger,
-  topic: string,
-  partition: number,
-  logEnd: bigint,
-): void {
-  logger.warn(
-    `${topic}/${partition}: the stored checkpoint lies beyond the end of the log (${logEnd}); ` +
-      'the topic was recreated or the broker started empty, so the partition is read from its ' +
-      'start again (events already stored are recognised by id)',
-  );
-}
-
 /**
- * Reads one topic in batches whose checkpoints live in the service's own database: on
- * assignment it seeks to them, and Kafka's own commits only follow. The batches of one fetch
- * (one per partition, handed over in the same turn of the event loop) are committed together:
- * a group commit, so a steady load costs one transaction per fetch rather than one per
- * partition. A failed group is retried with backoff, in order, for as long as the consumer runs
- * and holds its partitions.
+ * The one consumer protocol of the services. It reads one topic in batches whose checkpoints
+ * live beside what the messages change (the handler's store): on assignment it seeks to them,
+ * and Kafka's own commits only follow. The batches of one fetch (one per partition, handed over
+ * in the same turn of the event loop) are committed together: a group commit, so a steady load
+ * costs one transaction per fetch rather than one per partition. Each group goes through the
+ * BatchSettler: the checkpoint guard, the retry loop and the poison path.
  */
-export class CheckpointedConsumer {
+export class CheckpointedConsumer<Tx> {
   private consumer: Consumer | null = null;
   private stopping = false;
   private waiting: Waiting[] = [];
+  private readonly held = new Map<number, EachBatchPayload>();
+  private readonly settler: BatchSettler<Tx>;
+  private lastContact = 0;
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly options: CheckpointedConsumerOptions,
-  ) {}
+    private readonly options: CheckpointedConsumerOptions<Tx>,
+  ) {
+    this.settler = new BatchSettler(options.handler, {
+      topic: options.topic,
+      logger: options.logger,
+      holds: (partition) => {
+        const payload = this.held.get(partition);
+        return !this.stopping && payload !== undefined && payload.isRunning() && !payload.isStale();
+      },
+      heartbeat: async () => {
+        await Promise.all([...this.held.values()].map((p) => p.heartbeat().catch(() => undefined)));
+      },
+    });
+  }
+
+  status(): ConsumerStatus {
+    return {
+      lastContact: this.lastContact,
+      retrying: this.settler.retryState(),
+      quarantined: this.settler.quarantined,
+    };
+  }
 
   async start(): Promise<void> {
-    const { topic, groupId } = this.options;
+    const { topic, groupId, logger } = this.options;
     const consumer = this.kafka.consumer({
       groupId,
+      allowAutoTopicCreation: false,
       // 4 MiB a partition (~12,000 events): a backlog's fetch fills a few large transactions
       // (drain 13-14k -> 16k events/s against 1 MiB). A steady load's fetches are small anyway:
       // the group commit takes whatever arrived, however little.
@@ -104,6 +96,12 @@ export class CheckpointedConsumer {
       retry: { retries: 10 },
     });
     this.consumer = consumer;
+    for (const event of [consumer.events.HEARTBEAT, consumer.events.FETCH_START])
+      consumer.on(event, () => (this.lastContact = Date.now()));
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      this.lastContact = 0;
+      logger.error(`consumer of ${topic} crashed: ${errorMessage(payload.error)}`);
+    });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
@@ -112,14 +110,13 @@ export class CheckpointedConsumer {
     await consumer.run({
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: WORKERS,
-      // Kafka's committed offsets are only a hint (assignment seeks to the stored checkpoints),
-      // so they are sent at most once a second instead of after every batch: one broker round
-      // trip less per batch under a steady load, where batches are small.
+      // Kafka's committed offsets are only a hint where the checkpoints are stored beside the
+      // data, so they are sent at most once a second instead of after every batch.
       autoCommit: false,
       autoCommitInterval: KAFKA_COMMIT_INTERVAL_MS,
       eachBatch: (payload) => this.onBatch(payload),
     });
-    this.options.logger.log(`consuming ${topic} as group ${groupId}`);
+    logger.log(`consuming ${topic} as group ${groupId}`);
   }
 
   async stop(): Promise<void> {
@@ -128,9 +125,9 @@ export class CheckpointedConsumer {
   }
 
   private async seekToCheckpoints(partitions: number[]): Promise<void> {
-    const { topic } = this.options;
+    const { topic, handler } = this.options;
     try {
-      const stored = await this.options.checkpoints();
+      const stored = await handler.transaction((tx) => handler.checkpoints.all(tx));
       for (const partition of partitions) {
         const offset = stored.get(partition);
         if (offset !== undefined)
@@ -138,7 +135,7 @@ export class CheckpointedConsumer {
       }
     } catch (error) {
       // The checkpoint guard in each transaction keeps redelivered messages harmless anyway.
-      this.options.logger.warn(`could not seek to stored checkpoints: ${(error as Error).message}`);
+      this.options.logger.warn(`could not seek to stored checkpoints: ${errorMessage(error)}`);
     }
   }
 
@@ -152,21 +149,35 @@ export class CheckpointedConsumer {
       key: m.key,
       value: m.value,
     }));
+    const partitionBatch = {
+      partition: batch.partition,
+      messages,
+      logEnd: BigInt(batch.highWatermark),
+    };
+    this.held.set(batch.partition, payload);
     const handled = await new Promise<boolean>((done) => {
       const first = this.waiting.length === 0;
-      this.waiting.push({
-        batch: { partition: batch.partition, messages, logEnd: BigInt(batch.highWatermark) },
-        payload,
-        done,
-      });
+      this.waiting.push({ batch: partitionBatch, payload, done });
       // The other partitions of the fetch arrive in this same turn of the event loop.
       if (first) setImmediate(() => this.commitWaiting());
     });
+    if (this.held.get(batch.partition) === payload) this.held.delete(batch.partition);
     if (!handled) return;
     payload.resolveOffset(batch.lastOffset());
-    await payload.commitOffsetsIfNecessary().catch(() => undefined);
+    const next = (BigInt(batch.lastOffset()) + 1n).toString();
+    await payload
+      .commitOffsetsIfNecessary(
+        this.options.handler.checkpoints.inKafka
+          ? {
+              topics: [
+                { topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] },
+              ],
+            }
+          : undefined,
+      )
+      .catch(() => undefined);
     await payload.heartbeat().catch(() => undefined);
-    this.options.afterBatch?.();
+    this.options.afterBatch?.(partitionBatch);
   }
 
   private commitWaiting(): void {
@@ -180,32 +191,16 @@ export class CheckpointedConsumer {
     for (const group of groups) void this.commitGroup(group.map((i) => waiting[i]!));
   }
 
-  /** Handles a group until it commits, dropping partitions lost meanwhile; never throws. */
+  /** Settles a group and tells each partition's worker whether it was handled; never throws. */
   private async commitGroup(group: readonly Waiting[]): Promise<void> {
-    let live = group;
-    for (let attempt = 1; ; attempt++) {
-      const lost = live.filter(
-        (w) => this.stopping || !w.payload.isRunning() || w.payload.isStale(),
-      );
-      for (const w of lost) w.done(false);
-      live = live.filter((w) => !lost.includes(w));
-      if (live.length === 0) return;
-      try {
-        await this.options.handleBatches(live.map((w) => w.batch));
-        for (const w of live) w.done(true);
-        return;
-      } catch (error) {
-        const wait = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 7));
-        const kind = this.options.isTransient(error) ? 'transient' : 'unexpected';
-        const which = live
-          .map((w) => `${w.batch.partition}@${w.batch.messages[0]!.offset}`)
-          .join(', ');
-        this.options.logger.error(
-          `batches ${this.options.topic}/${which} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${(error as Error).message}`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        await Promise.all(live.map((w) => w.payload.heartbeat().catch(() => undefined)));
-      }
+    let settled: ReadonlySet<number> = new Set();
+    try {
+      settled = await this.settler.settle(group.map((w) => w.batch));
+    } catch (error) {
+      // The settler retries everything itself; this is a defect of ours. The partitions are
+      // left unresolved, so kafkajs fetches them again.
+      this.options.logger.error(`settling a group failed: ${errorMessage(error)}`);
     }
+    for (const w of group) w.done(settled.has(w.batch.partition));
   }
 }

@@ -1,9 +1,11 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
+import { backoffDelay, sleep } from './backoff.js';
+import { errorMessage } from './failure-kind.js';
 
 /** A message waiting in an outbox, as the relay publishes it. */
 export interface OutboxMessage {
   readonly topic: string;
-  readonly key: string | null;
+  readonly key: string | Buffer | null;
   readonly value: string | Buffer;
   readonly headers?: Record<string, string>;
 }
@@ -69,12 +71,19 @@ export class OutboxRelayLoop {
   }
 
   private async run(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let sent = 0;
       try {
         sent = await this.relayOnce();
+        failures = 0;
       } catch (error) {
-        this.options.logger.warn(`outbox relay failed, will retry: ${(error as Error).message}`);
+        const wait = backoffDelay(++failures);
+        this.options.logger.warn(
+          `outbox relay failed (attempt ${failures}), retrying in ${wait} ms: ${errorMessage(error)}`,
+        );
+        await sleep(wait);
+        continue;
       }
       if (sent < this.options.busyAt && this.running) {
         await new Promise<void>((resolve) => {

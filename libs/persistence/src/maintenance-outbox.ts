@@ -4,7 +4,9 @@ import type { Sql } from './sql.js';
 export interface DecidedEvent {
   readonly topic: string;
   readonly key: string;
-  readonly value: string;
+  readonly value: string | Buffer;
+  /** A dead letter's headers (reason, detail). */
+  readonly headers?: Record<string, string>;
 }
 
 /** Any constant: the relay's transaction-scoped advisory lock. */
@@ -20,12 +22,13 @@ export class MaintenanceOutbox {
   async enqueue(events: readonly DecidedEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.sql.query(
-      `INSERT INTO maintenance_outbox (topic, message_key, value)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])`,
+      `INSERT INTO maintenance_outbox (topic, message_key, value, headers)
+       SELECT t, k, v, h::json FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[]) AS u(t, k, v, h)`,
       [
         events.map((e) => e.topic),
         events.map((e) => e.key),
-        events.map((e) => Buffer.from(e.value)),
+        events.map((e) => (typeof e.value === 'string' ? Buffer.from(e.value) : e.value)),
+        events.map((e) => (e.headers ? JSON.stringify(e.headers) : null)),
       ],
     );
   }
@@ -34,7 +37,7 @@ export class MaintenanceOutbox {
    * The oldest waiting events, or none when another relay is publishing: one relay at a time
    * keeps each ladder's decisions in the order they were made.
    */
-  async claim(limit: number): Promise<(DecidedEvent & { id: string })[]> {
+  async claim(limit: number): Promise<(DecidedEvent & { id: string; value: Buffer })[]> {
     const [lock] = await this.sql.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1) AS locked',
       [RELAY_LOCK],
@@ -45,14 +48,17 @@ export class MaintenanceOutbox {
       topic: string;
       message_key: string;
       value: Buffer;
-    }>('SELECT id, topic, message_key, value FROM maintenance_outbox ORDER BY id LIMIT $1', [
-      limit,
-    ]);
+      headers: Record<string, string> | null;
+    }>(
+      'SELECT id, topic, message_key, value, headers FROM maintenance_outbox ORDER BY id LIMIT $1',
+      [limit],
+    );
     return rows.map((r) => ({
       id: r.id,
       topic: r.topic,
       key: r.message_key,
-      value: r.value.toString('utf8'),
+      value: r.value,
+      ...(r.headers ? { headers: r.headers } : {}),
     }));
   }
 

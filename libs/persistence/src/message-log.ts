@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
+import { DEAD_LETTER_HEADERS, parseEvent, UNPROCESSABLE } from '@ranking/contracts';
 import type { Sql } from './sql.js';
+import { storableOrNull, storableText } from './storable-text.js';
 
 /** A message as it came off a topic: kept byte for byte for the dead-letter topic. */
 export interface RawMessage {
@@ -13,13 +15,18 @@ export interface RawMessage {
 export interface RejectedMessage {
   readonly message: RawMessage;
   readonly eventId: string | null;
+  /** A rejection code of the contract, or `unprocessable`. */
   readonly reason: string;
   readonly detail: string;
 }
 
+/** The consumer whose rejections are the contract's (the export lists only its own). */
+export const REJECTING_CONSUMER = 'rating-service';
+
 export interface OutboxMessage {
   readonly topic: string;
-  readonly key: string | null;
+  /** Text, or the raw bytes of a dead letter's key kept unchanged. */
+  readonly key: string | Buffer | null;
   /** A message body: text as built by the service, or raw bytes kept unchanged (dead letters). */
   readonly value: string | Buffer;
   readonly headers: Record<string, string>;
@@ -29,13 +36,20 @@ export interface OutboxMessage {
 interface BundledMessage {
   t: string;
   k: string | null;
+  /** A key that is not UTF-8, base64. */
+  kb?: string;
   h: Record<string, string>;
   v?: string;
   b?: string;
 }
 
+function bundledKey(key: string | Buffer | null): { k: string | null; kb?: string } {
+  if (key === null || typeof key === 'string') return { k: key };
+  return isUtf8(key) ? { k: key.toString('utf8') } : { k: null, kb: key.toString('base64') };
+}
+
 function bundled(m: OutboxMessage): BundledMessage {
-  const base = { t: m.topic, k: m.key, h: m.headers };
+  const base = { t: m.topic, ...bundledKey(m.key), h: m.headers };
   if (typeof m.value === 'string') return { ...base, v: m.value };
   return isUtf8(m.value)
     ? { ...base, v: m.value.toString('utf8') }
@@ -45,7 +59,7 @@ function bundled(m: OutboxMessage): BundledMessage {
 function unbundled(m: BundledMessage): OutboxMessage {
   return {
     topic: m.t,
-    key: m.k,
+    key: m.kb !== undefined ? Buffer.from(m.kb, 'base64') : m.k,
     headers: m.h,
     value: m.b !== undefined ? Buffer.from(m.b, 'base64') : Buffer.from(m.v ?? '', 'utf8'),
   };
@@ -57,23 +71,67 @@ export interface ClaimedOutbox {
   readonly messages: OutboxMessage[];
 }
 
+/** A rejected message as the dead-letter topic gets it: unchanged, with the reason in headers. */
+export function deadLetterOf(
+  rejected: RejectedMessage,
+  topic: string,
+  consumer: string = REJECTING_CONSUMER,
+): OutboxMessage {
+  return {
+    topic,
+    key: rejected.message.key,
+    value: rejected.message.value ?? Buffer.alloc(0),
+    headers: {
+      [DEAD_LETTER_HEADERS.reason]: rejected.reason,
+      [DEAD_LETTER_HEADERS.detail]: storableText(rejected.detail),
+      [DEAD_LETTER_HEADERS.consumer]: consumer,
+    },
+  };
+}
+
+/** A message that passed every check but failed on its own with `error`: set aside, never lost. */
+export function unprocessable(message: RawMessage, error: unknown): RejectedMessage {
+  const outcome = parseEvent(message.value?.toString('utf8') ?? '');
+  return {
+    message,
+    eventId: outcome.ok ? outcome.event.id : outcome.id,
+    reason: UNPROCESSABLE,
+    detail: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** The id a rejection names, re-read from the message when the stored column could not hold it. */
+function rejectedIdOf(value: Buffer | null): string | null {
+  if (value === null) return null;
+  const outcome = parseEvent(value.toString('utf8'));
+  return outcome.ok ? outcome.event.id : outcome.id;
+}
+
 /** Rejected messages and the transactional outbox (what is published after the transaction commits). */
 export class MessageLog {
   constructor(private readonly sql: Sql) {}
 
-  async recordRejected(rows: readonly RejectedMessage[]): Promise<void> {
+  /**
+   * Rejected messages of `consumer`, byte for byte. An id or detail PostgreSQL text cannot
+   * hold (NUL, an unpaired surrogate) is stored as null or escaped: the raw value keeps it.
+   */
+  async recordRejected(
+    rows: readonly RejectedMessage[],
+    consumer: string = REJECTING_CONSUMER,
+  ): Promise<void> {
     if (rows.length === 0) return;
     await this.sql.query(
-      `INSERT INTO rejected_messages (topic, partition, "offset", event_id, reason, detail, message_key, value)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bytea[], $8::bytea[])
+      `INSERT INTO rejected_messages (consumer, topic, partition, "offset", event_id, reason, detail, message_key, value)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bytea[], $9::bytea[])
        ON CONFLICT DO NOTHING`,
       [
+        consumer,
         rows.map((r) => r.message.topic),
         rows.map((r) => r.message.partition),
         rows.map((r) => r.message.offset),
-        rows.map((r) => r.eventId),
+        rows.map((r) => storableOrNull(r.eventId)),
         rows.map((r) => r.reason),
-        rows.map((r) => r.detail),
+        rows.map((r) => storableText(r.detail)),
         rows.map((r) => r.message.key),
         rows.map((r) => r.message.value),
       ],
@@ -121,10 +179,13 @@ export class MessageLog {
       await this.sql.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
   }
 
-  /** Rejected messages in arrival order. */
+  /** The rating service's rejected messages in arrival order, with the ids they named. */
   async rejectedList(): Promise<{ id: string | null; reason: string }[]> {
-    return this.sql.query<{ id: string | null; reason: string }>(
-      'SELECT event_id AS id, reason FROM rejected_messages ORDER BY rejected_messages.id',
+    const rows = await this.sql.query<{ id: string | null; reason: string; value: Buffer | null }>(
+      `SELECT event_id AS id, reason, CASE WHEN event_id IS NULL THEN value END AS value
+       FROM rejected_messages WHERE consumer = $1 ORDER BY rejected_messages.id`,
+      [REJECTING_CONSUMER],
     );
+    return rows.map((r) => ({ id: r.id ?? rejectedIdOf(r.value), reason: r.reason }));
   }
 }

@@ -7,25 +7,25 @@ import type { Sql } from './sql.js';
 export class OffsetStore {
   constructor(private readonly sql: Sql) {}
 
-  /**
-   * Locks and returns the partition's next offset (null when nothing was ever stored), checked
-   * against the end of the partition's log as the broker reported it with the batch (its high
-   * watermark). A checkpoint beyond that end belongs to a log that is gone (the topic was
-   * recreated, the broker started empty): then the partition is read from its start again,
-   * which is safe because events already stored are known by id, and loud, never a silent skip
-   * of everything the new log holds.
-   */
-  async lockWithin(
-    consumer: string,
-    topic: string,
-    partition: number,
-    logEnd: bigint | undefined,
-  ): Promise<{ stored: bigint | null; logRecreated: boolean }> {
-    const locked = await this.lockManyWithin(consumer, topic, new Map([[partition, logEnd]]));
-    return locked.get(partition)!;
+  /** One consumer's checkpoints of one topic in the shape of the consumer protocol's store. */
+  static checkpointsOf(consumer: string, topic: string) {
+    return {
+      lock: (sql: Sql, logEnds: ReadonlyMap<number, bigint | undefined>) =>
+        new OffsetStore(sql).lockManyWithin(consumer, topic, logEnds),
+      save: (sql: Sql, next: ReadonlyMap<number, bigint>) =>
+        new OffsetStore(sql).saveMany(consumer, topic, next),
+      all: (sql: Sql) => new OffsetStore(sql).all(consumer, topic),
+    };
   }
 
-  /** `lockWithin` for several partitions in one statement, locked in partition order. */
+  /**
+   * Locks and returns each partition's next offset (null when nothing was ever stored), in
+   * partition order, checked against the end of the partition's log as the broker reported it
+   * with the batch (its high watermark). A checkpoint beyond that end belongs to a log that is
+   * gone (the topic was recreated, the broker started empty): then the partition is read from
+   * its start again, which is safe because events already stored are known by id, and loud,
+   * never a silent skip of everything the new log holds.
+   */
   async lockManyWithin(
     consumer: string,
     topic: string,
@@ -53,16 +53,7 @@ export class OffsetStore {
     );
   }
 
-  async save(
-    consumer: string,
-    topic: string,
-    partition: number,
-    nextOffset: bigint,
-  ): Promise<void> {
-    await this.saveMany(consumer, topic, new Map([[partition, nextOffset]]));
-  }
-
-  /** `save` for several partitions in one statement. */
+  /** Moves the partitions' next offsets, in one statement. */
   async saveMany(
     consumer: string,
     topic: string,

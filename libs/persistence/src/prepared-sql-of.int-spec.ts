@@ -23,9 +23,9 @@ describe('preparedSqlOf (real PostgreSQL)', () => {
     const prepared = await db.transaction(async (manager) => {
       const sql = preparedSqlOf(manager);
       const offsets = new OffsetStore(sql);
-      await offsets.save('c', 't', 0, 41n);
-      await offsets.save('c', 't', 0, 42n);
-      await offsets.save('c', 't', 1, 7n);
+      await offsets.saveMany('c', 't', new Map([[0, 41n]]));
+      await offsets.saveMany('c', 't', new Map([[0, 42n]]));
+      await offsets.saveMany('c', 't', new Map([[1, 7n]]));
       expect(await offsets.all('c', 't')).toEqual(
         new Map([
           [0, 42n],

@@ -1,2 +1,3 @@
 export * from './redis-client.js';
 export * from './board-store.js';
+export * from './redis-away.js';

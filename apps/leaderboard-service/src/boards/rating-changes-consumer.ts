@@ -6,10 +6,17 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { topicNames } from '@ranking/kafka';
+import {
+  CheckpointedConsumer,
+  type ConsumedMessage,
+  KAFKA_COMMITTED_OFFSETS,
+  messagePlace,
+  topicNames,
+} from '@ranking/kafka';
+import { isTransient } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import { BoardStore } from '@ranking/redis';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { BoardStore, isRedisAway } from '@ranking/redis';
+import type { Kafka } from 'kafkajs';
 import { Metrics } from '../ops/metrics.js';
 import { ENVIRONMENT, KAFKA, LADDERS } from '../tokens.js';
 import { BoardBuilder } from './board-builder.js';
@@ -17,88 +24,77 @@ import { boardDateOfClose, DAILY_BOARDS_KEPT, dayNumber } from './board-dates.js
 import { hasBoard } from './board-row.js';
 import { boardWork, type BoardWork } from './rating-change-message.js';
 
-const BACKOFF_MAX_MS = 5_000;
-
 /**
- * Keeps the boards in step with `ranking.rating-changes`. Each batch's work is applied from the
- * current PostgreSQL rows, so applying a message twice changes nothing; a failed batch (Redis or
- * PostgreSQL away) is retried with backoff and its offsets are committed only once it is applied.
+ * Keeps the boards in step with `ranking.rating-changes` through the shared consumer protocol.
+ * Each fetch's work is applied from the current PostgreSQL rows, so applying a message twice
+ * changes nothing and Kafka's committed offsets serve as checkpoints. A message it cannot read
+ * is passed over with a warning and a count; a failed batch (Redis or PostgreSQL away) is
+ * retried with backoff, and one that fails on its own is passed over likewise.
  */
 @Injectable()
 export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RatingChangesConsumer.name);
-  private consumer: Consumer | null = null;
-  private running = false;
-  /** Last time the consumer talked to the broker (health). */
-  lastContact = 0;
+  private readonly consumer: CheckpointedConsumer<void>;
 
   constructor(
-    @Inject(ENVIRONMENT) private readonly env: Environment,
-    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(ENVIRONMENT) env: Environment,
+    @Inject(KAFKA) kafka: Kafka,
     @Inject(LADDERS) private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly builder: BoardBuilder,
     private readonly store: BoardStore,
     private readonly metrics: Metrics,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    const consumer = this.kafka.consumer({
-      groupId: `${this.env.KAFKA_TOPIC_PREFIX}leaderboard-service`,
-      allowAutoTopicCreation: false,
+  ) {
+    this.consumer = new CheckpointedConsumer<void>(kafka, {
+      // From the beginning on a new group: the first run catches up with closes it never saw.
+      topic: topicNames(env.KAFKA_TOPIC_PREFIX).ratingChanges,
+      groupId: `${env.KAFKA_TOPIC_PREFIX}leaderboard-service`,
+      logger: this.logger,
+      handler: {
+        transaction: (work) => work(undefined),
+        checkpoints: KAFKA_COMMITTED_OFFSETS,
+        apply: (_tx, messages) => this.builder.serial(() => this.apply(this.workOf(messages))),
+        quarantine: (_tx, message, error) => {
+          this.logger.warn(
+            `passed over ${messagePlace(message)}: it fails on its own (${(error as Error).message})`,
+          );
+          this.metrics.skippedMessages.inc({ reason: 'unprocessable' });
+          return Promise.resolve();
+        },
+        classify: (error) =>
+          isRedisAway(error) || isTransient(error) ? 'transient' : 'deterministic',
+      },
+      afterBatch: (batch) => {
+        const next = BigInt(batch.messages[batch.messages.length - 1]!.offset) + 1n;
+        const lag = batch.logEnd === undefined ? 0n : batch.logEnd - next;
+        this.metrics.consumerLag.set({ partition: String(batch.partition) }, Number(lag));
+      },
     });
-    this.consumer = consumer;
-    for (const event of [consumer.events.HEARTBEAT, consumer.events.FETCH_START]) {
-      consumer.on(event, () => (this.lastContact = Date.now()));
-    }
-    consumer.on(consumer.events.CRASH, (e) => {
-      this.lastContact = 0;
-      this.logger.error(`consumer crashed: ${e.payload.error.message}`);
-    });
-    await consumer.connect();
-    // From the beginning on a new group: the first run catches up with closes it never saw.
-    await consumer.subscribe({
-      topic: topicNames(this.env.KAFKA_TOPIC_PREFIX).ratingChanges,
-      fromBeginning: true,
-    });
-    this.running = true;
-    await consumer.run({ eachBatchAutoResolve: false, eachBatch: (p) => this.onBatch(p) });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.running = false;
-    await this.consumer?.disconnect();
+  /** When the consumer last heard from the broker (health). */
+  get lastContact(): number {
+    return this.consumer.status().lastContact;
   }
 
-  private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch } = payload;
-    // kafkajs's payload functions do not use `this`.
-    const resolveOffset = (offset: string) => payload.resolveOffset(offset);
-    const heartbeat = () => payload.heartbeat();
-    const isRunning = () => payload.isRunning();
-    const isStale = () => payload.isStale();
+  onApplicationBootstrap(): Promise<void> {
+    return this.consumer.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.consumer.stop();
+  }
+
+  /** The board work of the messages it can read; the others are passed over and counted. */
+  private workOf(messages: readonly ConsumedMessage[]): BoardWork[] {
     const work: BoardWork[] = [];
-    for (const message of batch.messages) {
+    for (const message of messages) {
       const parsed = boardWork(message.value?.toString('utf8') ?? '');
-      if (typeof parsed === 'string')
-        this.logger.warn(`skipped message ${batch.partition}/${message.offset}: ${parsed}`);
-      else work.push(...parsed);
+      if (typeof parsed === 'string') {
+        this.logger.warn(`passed over ${messagePlace(message)}: ${parsed}`);
+        this.metrics.skippedMessages.inc({ reason: 'unreadable' });
+      } else work.push(...parsed);
     }
-    for (let attempt = 0; ; attempt++) {
-      if (!this.running || !isRunning() || isStale()) return;
-      try {
-        await this.builder.serial(() => this.apply(work));
-        break;
-      } catch (error) {
-        const wait = Math.min(BACKOFF_MAX_MS, 200 * 2 ** attempt);
-        this.logger.warn(`batch not applied, retrying in ${wait} ms: ${(error as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        await heartbeat().catch(() => undefined);
-      }
-    }
-    const last = batch.messages[batch.messages.length - 1];
-    if (last) resolveOffset(last.offset);
-    this.metrics.consumerLag.set({ partition: String(batch.partition) }, Number(batch.offsetLag()));
-    await heartbeat();
+    return work;
   }
 
   /** The batch's work, coalesced per ladder: players once each, the live board once. */

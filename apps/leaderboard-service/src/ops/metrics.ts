@@ -29,6 +29,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly skippedMessages = new Counter({
+    name: 'leaderboard_skipped_messages_total',
+    help: 'Messages of ranking.rating-changes the boards passed over: unreadable, or failing on their own (unprocessable)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly consumerLag = new Gauge({
     name: 'leaderboard_consumer_lag',
     help: 'Messages of ranking.rating-changes not yet applied, by partition',

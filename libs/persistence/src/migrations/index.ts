@@ -8,6 +8,7 @@ import { PlayerFillfactor1764900000000 } from './1764900000000-player-fillfactor
 import { JsonDocuments1765000000000 } from './1765000000000-json-documents.js';
 import { OutboxBundleText1765100000000 } from './1765100000000-outbox-bundle-text.js';
 import { EventTournamentColumn1765200000000 } from './1765200000000-event-tournament-column.js';
+import { UnprocessableMessages1765300000000 } from './1765300000000-unprocessable-messages.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   JsonDocuments1765000000000,
   OutboxBundleText1765100000000,
   EventTournamentColumn1765200000000,
+  UnprocessableMessages1765300000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */

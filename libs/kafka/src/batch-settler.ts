@@ -1,0 +1,168 @@
+import { backoffDelay, sleep } from './backoff.js';
+import { batchHalves, messageCount } from './batch-halves.js';
+import type { BatchHandler } from './batch-handler.js';
+import { applyAboveCheckpoints } from './checkpoint-guard.js';
+import {
+  type ConsumedMessage,
+  type ConsumerLogger,
+  messagePlace,
+  type PartitionBatch,
+} from './consumed-message.js';
+import { errorMessage, type FailureKind } from './failure-kind.js';
+
+/** Tries of a whole group, and of a single message, before a deterministic failure counts. */
+export const DETERMINISTIC_TRIES = 3;
+
+/** A group that keeps failing with a transient error: what health and logs show. */
+export interface RetryState {
+  readonly since: number;
+  readonly attempts: number;
+  readonly error: string;
+}
+
+export interface SettlerOptions {
+  readonly topic: string;
+  readonly logger: ConsumerLogger;
+  /** Whether the consumer still holds the partition (not lost in a rebalance, not stopping). */
+  readonly holds: (partition: number) => boolean;
+  /** Keeps the group membership alive while a batch waits to be retried. */
+  readonly heartbeat: () => Promise<void>;
+}
+
+/** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
+export function warnLogRecreated(
+  logger: ConsumerLogger,
+  topic: string,
+  partition: number,
+  logEnd: bigint,
+): void {
+  logger.warn(
+    `${topic}/${partition}: the stored checkpoint lies beyond the end of the log (${logEnd}); ` +
+      'the topic was recreated or the broker started empty, so the partition is read from its ' +
+      'start again (events already stored are recognised by id)',
+  );
+}
+
+const describeGroup = (group: readonly PartitionBatch[]): string =>
+  group.map((b) => `${b.partition}@${b.messages[0]!.offset}+${b.messages.length}`).join(', ');
+
+/**
+ * The one retry loop and poison path of every consumer. A group of partition batches is applied
+ * in one guarded transaction. A transient failure is retried with jittered backoff for as long
+ * as it lasts. A deterministic one is tried DETERMINISTIC_TRIES times, then the group is cut in
+ * halves (each applied on its own, the first before the second) until the message that fails
+ * alone is found; that message is tried again, and if it still fails deterministically it is
+ * handed to the handler's `quarantine` in the transaction that moves its checkpoint past it.
+ * Nothing is ever dropped: a quarantine that cannot be written is retried like a transient
+ * failure.
+ */
+export class BatchSettler<Tx> {
+  /** Groups in transient retry now, each with its state. */
+  private readonly retrying = new Set<{ state: RetryState }>();
+  /** Messages set aside since the start. */
+  quarantined = 0;
+
+  constructor(
+    private readonly handler: BatchHandler<Tx>,
+    private readonly options: SettlerOptions,
+  ) {}
+
+  /** The longest-running transient retry, if one is under way. */
+  retryState(): RetryState | null {
+    let oldest: RetryState | null = null;
+    for (const { state } of this.retrying)
+      if (oldest === null || state.since < oldest.since) oldest = state;
+    return oldest;
+  }
+
+  /**
+   * Applies the group until every message is applied or set aside; partitions lost meanwhile
+   * are dropped. Returns the partitions it settled.
+   */
+  async settle(group: readonly PartitionBatch[]): Promise<ReadonlySet<number>> {
+    const pending: PartitionBatch[][] = [[...group]];
+    let whole = true;
+    while (pending.length > 0) {
+      const part = this.held(pending.pop()!);
+      const count = messageCount(part);
+      if (count === 0) continue;
+      const tries = whole || count === 1 ? DETERMINISTIC_TRIES : 1;
+      whole = false;
+      const failure = await this.commit(part, tries, (tx, fresh) => this.handler.apply(tx, fresh));
+      if (failure === null) continue;
+      if (count === 1) {
+        await this.setAside(part, failure.error);
+        continue;
+      }
+      const [first, second] = batchHalves(part);
+      pending.push(second, first);
+    }
+    return new Set(this.held(group).map((b) => b.partition));
+  }
+
+  private held(part: readonly PartitionBatch[]): PartitionBatch[] {
+    return part.filter((b) => b.messages.length > 0 && this.options.holds(b.partition));
+  }
+
+  private async setAside(part: readonly PartitionBatch[], error: unknown): Promise<void> {
+    const message: ConsumedMessage = part[0]!.messages[0]!;
+    this.options.logger.error(
+      `${messagePlace(message)} cannot be applied and is set aside as unprocessable: ${errorMessage(error)}`,
+    );
+    const failure = await this.commit(part, Infinity, (tx, fresh) =>
+      this.handler.quarantine(tx, fresh[0]!, error),
+    );
+    if (failure === null) this.quarantined++;
+  }
+
+  /**
+   * One guarded transaction over `part`, retried: a transient failure for as long as it lasts,
+   * a deterministic one until `tries` ran out (then it is returned). Null once committed, or
+   * once every partition of the part is lost.
+   */
+  private async commit(
+    part: readonly PartitionBatch[],
+    tries: number,
+    work: (tx: Tx, fresh: readonly ConsumedMessage[]) => Promise<void>,
+  ): Promise<{ error: unknown } | null> {
+    const { handler, options } = this;
+    const retry = { state: { since: 0, attempts: 0, error: '' } };
+    let deterministic = 0;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const live = this.held(part);
+        if (live.length === 0) return null;
+        try {
+          const outcome = await handler.transaction((tx) =>
+            applyAboveCheckpoints(tx, handler.checkpoints, live, work),
+          );
+          for (const partition of outcome.recreated) {
+            const batch = live.find((b) => b.partition === partition)!;
+            warnLogRecreated(options.logger, options.topic, partition, batch.logEnd ?? 0n);
+          }
+          return null;
+        } catch (error) {
+          const kind: FailureKind = handler.classify(error);
+          if (kind === 'deterministic' && ++deterministic >= tries) return { error };
+          const wait = backoffDelay(attempt);
+          // A quarantine that cannot be written is as stuck as a transient failure.
+          if (kind === 'transient' || tries === Infinity) {
+            retry.state = {
+              since: retry.state.since || Date.now(),
+              attempts: attempt,
+              error: errorMessage(error),
+            };
+            this.retrying.add(retry);
+          }
+          options.logger.warn(
+            `${options.topic} ${describeGroup(live)} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${errorMessage(error)}`,
+          );
+          await sleep(wait);
+          await options.heartbeat().catch(() => undefined);
+        }
+      }
+    } finally {
+      this.retrying.delete(retry);
+    }
+  }
+}
