@@ -198,6 +198,34 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     expect(String(answer.body.message)).toMatch(message);
   });
 
+  it('given rating-changes messages it cannot read, then it passes over them with a warning and a count, and keeps up', async () => {
+    const skipped = async () =>
+      Number(
+        /leaderboard_skipped_messages_total\{reason="unreadable"\} (\d+)/.exec(
+          String((await world.get('/metrics')).body),
+        )?.[1] ?? 0,
+      );
+    const before = await skipped();
+    const producer = world.kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic: world.topics.ratingChanges,
+      messages: [
+        { key: 'igame-gomoku', value: 'not json' },
+        { key: 'igame-gomoku', value: '' },
+        { key: 'igame-gomoku', value: Buffer.from([0xff, 0xfe, 0x00]) },
+        { key: 'igame-gomoku', value: '{"ladder":"igame-gomoku"}' },
+      ],
+    });
+    await producer.disconnect();
+    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    expect(await skipped()).toBe(before + 4);
+    expect((await world.get('/health')).status).toBe(200);
+    expect((await world.get('/ladders/igame-gomoku/leaderboard?view=live&limit=1')).status).toBe(
+      200,
+    );
+  });
+
   it('when every rating-changes message is delivered again, then no board changes (applied twice changes nothing)', async () => {
     const snapshot = async () => {
       const out: Record<string, any[]> = {};
