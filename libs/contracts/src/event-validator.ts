@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 import schema from './events.schema.json' with { type: 'json' };
 import type { LadderEvent } from './events.js';
+import { instantMillis } from './instant.js';
 import { isValidPeriodKey } from './period-key.js';
 import { type Rejection, reject } from './rejection-codes.js';
 
@@ -74,7 +75,7 @@ export function validateEvent(value: unknown): ParseOutcome {
     };
   }
   const unplaceable = instantFields(value).find(
-    (field) => !Number.isFinite(Date.parse(field.value)),
+    (field) => !Number.isFinite(instantMillis(field.value)),
   );
   if (unplaceable) {
     // RFC 3339 allows a leap second (23:59:60), which no clock here can place in time.

@@ -533,6 +533,48 @@ describe('ReplayEngine', () => {
       expect(standing(out, IG, 'eve')).toMatchObject({ rating: 1600, games: 1 });
     });
 
+    it('Given instants with lower-case t and z, When replayed, Then every close and penalty lands as with upper-case ones', () => {
+      // The same log twice: W48's game, a -100 penalty, a correction, then a game after the
+      // W48 and November closes; only the case of T and Z differs.
+      const log = [
+        w48,
+        {
+          id: 'pen',
+          type: 'player.penalized',
+          ladder: IG,
+          player: 'cat',
+          points: -100,
+          reason: 'disconnects',
+          at: '2026-11-24T10:00:00Z',
+        },
+        { ...later('2026-11-29T21:59:59.5Z', 'edge'), gameId: 'edge' },
+        {
+          id: 'corr',
+          type: 'game.corrected',
+          ladder: IG,
+          gameId: 'edge',
+          correctedAt: '2026-11-29T22:00:00Z',
+          void: true,
+        },
+        later('2026-12-01T10:00:00+08:00'),
+      ];
+      const lower = log.map(
+        (e): Json =>
+          JSON.parse(
+            JSON.stringify(e)
+              .replace(/(\d)T(\d)/g, '$1t$2')
+              .replace(/(\d)Z"/g, '$1z"'),
+          ) as Json,
+      );
+      expect(JSON.stringify(lower)).toContain('2026-11-24t10:00:00z');
+      const upperText = text(replay(log, true, '2027-01-01T06:00:00+08:00'));
+      expect(text(replay(lower, true, '2027-01-01T06:00:00+08:00'))).toBe(upperText);
+      // Every line was accepted and the closes acted (ann's 1616 took weekly and monthly cuts).
+      const out = JSON.parse(upperText) as Output;
+      expect(out.rejected).toEqual([]);
+      expect(standing(out, IG, 'ann')?.rating).toBeLessThan(1616);
+    });
+
     it('Given a game in W48, When a void game of the ladder comes after the close, Then it moves the clock too (void games are accepted)', () => {
       const voidGame = finished(IG, 'v', '2026-12-01T10:00:00+08:00', [
         win('eve', { ip: '7' }),
