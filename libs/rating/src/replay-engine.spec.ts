@@ -434,6 +434,25 @@ describe('ReplayEngine', () => {
       },
     );
 
+    it('Given a player.annulled line, When it is replayed, Then it is invalid-event (not supported yet) and remembers no id', () => {
+      const annulled = {
+        id: 'ann-1',
+        type: 'player.annulled',
+        ladder: QQ,
+        player: 'ann',
+        since: '2026-11-01T00:00:00+08:00',
+        annulledAt: '2026-12-01T10:00:00+08:00',
+      };
+      const engine = new ReplayEngine(LADDERS);
+      expect(engine.ingestLine(line(annulled))).toEqual({
+        kind: 'rejected',
+        id: 'ann-1',
+        reason: 'invalid-event',
+        detail: 'player.annulled is not supported yet',
+      });
+      expect(engine.ingestLine(line({ ...annBeatsBob('ann-1') })).kind).toBe('accepted');
+    });
+
     it('Given blank lines, When they are replayed, Then they are skipped', () => {
       const engine = new ReplayEngine(LADDERS);
       for (const blank of ['', '   ', '\t', '\r'])
