@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv';
 import schema from './events.schema.json' with { type: 'json' };
 import type { LadderEvent, SchemaEvent } from './events.js';
 import { instantMillis } from './instant.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.js';
 import { isValidPeriodKey } from './period-key.js';
 import { type Rejection, reject } from './rejection-codes.js';
 
@@ -116,6 +117,10 @@ export function validateEvent(value: unknown): ParseOutcome {
 /** Parses one message or line: invalid-json first, then the schema (CONTRACT.md order). */
 export function parseEvent(raw: string | Uint8Array): ParseOutcome {
   const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const detail = `nested more than ${MAX_JSON_DEPTH} levels deep`;
+    return { ok: false, rejection: reject('invalid-json', detail), id: null };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
