@@ -114,19 +114,39 @@ export function validateEvent(value: unknown): ParseOutcome {
   return { ok: true, event: value };
 }
 
-/** Parses one message or line: invalid-json first, then the schema (CONTRACT.md order). */
-export function parseEvent(raw: string | Uint8Array): ParseOutcome {
-  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    const detail = `nested more than ${MAX_JSON_DEPTH} levels deep`;
-    return { ok: false, rejection: reject('invalid-json', detail), id: null };
+// Strict: a replacement character would let a line through with altered ids. The BOM is
+// kept, so a line that starts with one fails JSON.parse like any other stray character.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const invalidJson = (detail: string): ParseOutcome => ({
+  ok: false,
+  rejection: reject('invalid-json', detail),
+  id: null,
+});
+
+/**
+ * Parses one message or line: invalid-json first, then the schema (CONTRACT.md order). Bytes
+ * must be UTF-8 (CONTRACT.md: a value is UTF-8 JSON); null is a Kafka message without a value,
+ * which is as empty as an empty one.
+ */
+export function parseEvent(raw: string | Uint8Array | null): ParseOutcome {
+  let text: string;
+  if (raw === null) text = '';
+  else if (typeof raw === 'string') text = raw;
+  else {
+    try {
+      text = UTF8.decode(raw);
+    } catch {
+      return invalidJson('the value is not UTF-8');
+    }
   }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    return invalidJson(`nested more than ${MAX_JSON_DEPTH} levels deep`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, rejection: reject('invalid-json', message), id: null };
+    return invalidJson(error instanceof Error ? error.message : String(error));
   }
   return validateEvent(value);
 }
