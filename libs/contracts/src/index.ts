@@ -4,3 +4,4 @@ export * from './rejection-codes.js';
 export * from './period-key.js';
 export * from './instant.js';
 export * from './event-validator.js';
+export * from './blank-line.js';

@@ -453,11 +453,60 @@ describe('ReplayEngine', () => {
       expect(engine.ingestLine(line({ ...annBeatsBob('ann-1') })).kind).toBe('accepted');
     });
 
-    it('Given blank lines, When they are replayed, Then they are skipped', () => {
+    it('Given blank lines, When they are replayed, as text or bytes, Then they are skipped', () => {
       const engine = new ReplayEngine(LADDERS);
-      for (const blank of ['', '   ', '\t', '\r'])
+      for (const blank of ['', '   ', '\t', '\r', ' \t\r \r']) {
         expect(engine.ingestLine(blank)).toEqual({ kind: 'skipped' });
+        expect(engine.ingestLine(Buffer.from(blank))).toEqual({ kind: 'skipped' });
+      }
       expect(output(engine)).toEqual({ ladders: {}, rejected: [], void: [] });
+    });
+
+    it.each([
+      ['U+3000 (ideographic space)', '\u3000'],
+      ['U+00A0 (no-break space)', '\u00a0'],
+      ['U+FEFF (byte order mark)', '\ufeff'],
+      ['U+2028 (line separator)', '\u2028'],
+      ['U+0085 (next line)', '\u0085'],
+      ['a vertical tab', '\v'],
+      ['a form feed', '\f'],
+      ['spaces around U+3000', ' \u3000 '],
+    ])(
+      'Given a line of %s, which trim() drops, When it is replayed, Then it is parsed and invalid-json',
+      (_what, input) => {
+        const engine = new ReplayEngine(LADDERS);
+        const rejected = { kind: 'rejected', reason: 'invalid-json', id: null };
+        expect(engine.ingestLine(input)).toMatchObject(rejected);
+        expect(engine.ingestLine(Buffer.from(input))).toMatchObject(rejected);
+        expect(output(engine).rejected).toHaveLength(2);
+      },
+    );
+
+    it('Given an event with a BOM or a U+3000 before it, When replayed, Then it is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const event = line(annBeatsBob('bom'));
+      for (const prefix of ['\ufeff', '\u3000', '\u00a0'])
+        expect(engine.ingestLine(prefix + event)).toMatchObject({ reason: 'invalid-json' });
+      // Spaces, tabs and carriage returns around it are JSON whitespace.
+      expect(engine.ingestLine(` \t${event}\r \r`)).toMatchObject({ kind: 'accepted' });
+    });
+
+    it('Given two events on one line split by a bare carriage return, When replayed, Then the line is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const two = `${line(annBeatsBob('cr1'))}\r${line(annBeatsBob('cr2'))}`;
+      expect(engine.ingestLine(two)).toMatchObject({ kind: 'rejected', reason: 'invalid-json' });
+    });
+
+    it('Given a line that is not UTF-8, When replayed as bytes, Then it is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const [head, tail] = line(annBeatsBob('latin1')).split('ann') as [string, string];
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xe9]), Buffer.from(tail)]);
+      expect(engine.ingestLine(bytes)).toEqual({
+        kind: 'rejected',
+        id: null,
+        reason: 'invalid-json',
+        detail: 'the value is not UTF-8',
+      });
     });
 
     it.each<[string, string, string | null]>([
