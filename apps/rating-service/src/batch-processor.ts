@@ -47,8 +47,6 @@ interface Pending {
   outbox: OutboxMessage[];
 }
 
-const text = (m: RawMessage): string => m.value?.toString('utf8') ?? '';
-
 /** A message with its parse, done once per message. */
 interface Parsed {
   readonly message: RawMessage;
@@ -75,7 +73,7 @@ export class BatchProcessor {
   }
 
   async process(messages: readonly RawMessage[]): Promise<BatchResult> {
-    const parsed = messages.map((m) => ({ message: m, outcome: parseEvent(text(m)) }));
+    const parsed = messages.map((m) => ({ message: m, outcome: parseEvent(m.value) }));
     const ids = parsed.flatMap((p) => (p.outcome.ok ? [p.outcome.event.id] : []));
     const known = await this.repo.knownEventIds(ids);
     const ladderIds = parsed.flatMap((p) =>

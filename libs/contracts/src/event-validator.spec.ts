@@ -134,6 +134,27 @@ describe('event validator', () => {
     }
   });
 
+  it('rejects player.annulled, which the schema has but the fold does not support yet', () => {
+    const annulled = {
+      id: 'a-1',
+      type: 'player.annulled',
+      ladder: 'igame-gomoku',
+      player: 'mallory',
+      since: '2026-11-01T00:00:00+08:00',
+      annulledAt: '2026-12-01T10:00:00+08:00',
+      note: 'fair-play review #3',
+    };
+    expect(parseEvent(JSON.stringify(annulled))).toEqual({
+      ok: false,
+      rejection: { code: 'invalid-event', detail: 'player.annulled is not supported yet' },
+      id: 'a-1',
+    });
+    // One that fails the schema is told why it fails the schema.
+    const outcome = validateEvent({ ...annulled, since: '2026-11-01' });
+    expect(outcome).toMatchObject({ ok: false, id: 'a-1', rejection: { code: 'invalid-event' } });
+    if (!outcome.ok) expect(outcome.rejection.detail).toContain('/since');
+  });
+
   it('keeps the id of a schema-invalid event when it is a string', () => {
     const outcome = validateEvent({ ...gameFinished, moves: -1 });
     expect(outcome).toMatchObject({ ok: false, id: '6f1c0001' });

@@ -86,7 +86,18 @@ export interface PlayerPenalized extends EventBase {
   at: string;
 }
 
+/** In the schema, but the fold does not support it yet: the validator rejects it. */
+export interface PlayerAnnulled extends EventBase {
+  type: 'player.annulled';
+  player: string;
+  since: string;
+  annulledAt: string;
+  note?: string;
+}
+
 export type LadderEvent = GameFinished | GameCorrected | PeriodClosed | PlayerPenalized;
+/** What the schema accepts: the events the fold supports, and one it does not yet. */
+export type SchemaEvent = LadderEvent | PlayerAnnulled;
 export type LadderEventType = LadderEvent['type'];
 
 export const EVENT_TYPES: readonly LadderEventType[] = [

@@ -20,4 +20,21 @@ export interface Rejection {
   detail: string;
 }
 
-export const reject = (code: RejectionCode, detail: string): Rejection => ({ code, detail });
+// Control characters (C0, DEL, C1) and, with the u flag, only unpaired surrogates: a pair is
+// one code point outside the class. The same classes as the schema's identifier pattern.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_DETAIL = /[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/gu;
+
+const escaped = (unit: string): string => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A detail written as `\uXXXX` where it would hold a control character or an unpaired
+ * surrogate: details are stored in PostgreSQL text (no NUL), sent as a Kafka header (UTF-8, no
+ * lone surrogate) and logged, and may quote the input (JSON.parse's messages do).
+ */
+export const safeDetail = (detail: string): string => detail.replace(UNSAFE_IN_DETAIL, escaped);
+
+export const reject = (code: RejectionCode, detail: string): Rejection => ({
+  code,
+  detail: safeDetail(detail),
+});

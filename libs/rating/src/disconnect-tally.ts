@@ -1,4 +1,4 @@
-import type { GameFinished, PlayerPenalized } from '@ranking/contracts';
+import { type GameFinished, instantMillis, type PlayerPenalized } from '@ranking/contracts';
 import {
   countDisconnect,
   type DisconnectCounter,
@@ -30,7 +30,7 @@ export function disconnectReports(ladder: LadderConfig, event: GameFinished): Di
   if (!rules.countsDisconnects) return [];
   const before = event.players.map((p) => newPlayer(p.id, ladder));
   const time = {
-    finishedAt: Date.parse(event.finishedAt),
+    finishedAt: instantMillis(event.finishedAt),
     calendar: PeriodCalendar.of(ladder.timezone),
   };
   const outcome = decideGame(ladder, rules, event, before, time);

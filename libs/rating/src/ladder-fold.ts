@@ -1,6 +1,7 @@
 import {
   type GameCorrected,
   type GameFinished,
+  instantMillis,
   type LadderEvent,
   type PeriodClosed,
   type PlayerPenalized,
@@ -43,11 +44,11 @@ const NOTHING: LadderOutcome = { status: 'applied', changes: [], disconnectPenal
 export function eventInstant(event: LadderEvent, calendar: PeriodCalendar): number {
   switch (event.type) {
     case 'game.finished':
-      return Date.parse(event.finishedAt);
+      return instantMillis(event.finishedAt);
     case 'game.corrected':
-      return Date.parse(event.correctedAt);
+      return instantMillis(event.correctedAt);
     case 'player.penalized':
-      return Date.parse(event.at);
+      return instantMillis(event.at);
     case 'period.closed':
       return calendar.window(event.period, event.key).closesAt;
   }
@@ -138,7 +139,7 @@ export class LadderFold {
     if (event.type === 'game.finished') {
       const before: PlayerState[] = [];
       for (const p of event.players) before.push(this.player(p.id));
-      const time = { finishedAt: Date.parse(event.finishedAt), calendar: this.calendar };
+      const time = { finishedAt: instantMillis(event.finishedAt), calendar: this.calendar };
       return decideGame(this.ladder, this.rules, event, before, time);
     }
     const stored = this.games.get(event.gameId);

@@ -434,11 +434,79 @@ describe('ReplayEngine', () => {
       },
     );
 
-    it('Given blank lines, When they are replayed, Then they are skipped', () => {
+    it('Given a player.annulled line, When it is replayed, Then it is invalid-event (not supported yet) and remembers no id', () => {
+      const annulled = {
+        id: 'ann-1',
+        type: 'player.annulled',
+        ladder: QQ,
+        player: 'ann',
+        since: '2026-11-01T00:00:00+08:00',
+        annulledAt: '2026-12-01T10:00:00+08:00',
+      };
       const engine = new ReplayEngine(LADDERS);
-      for (const blank of ['', '   ', '\t', '\r'])
+      expect(engine.ingestLine(line(annulled))).toEqual({
+        kind: 'rejected',
+        id: 'ann-1',
+        reason: 'invalid-event',
+        detail: 'player.annulled is not supported yet',
+      });
+      expect(engine.ingestLine(line({ ...annBeatsBob('ann-1') })).kind).toBe('accepted');
+    });
+
+    it('Given blank lines, When they are replayed, as text or bytes, Then they are skipped', () => {
+      const engine = new ReplayEngine(LADDERS);
+      for (const blank of ['', '   ', '\t', '\r', ' \t\r \r']) {
         expect(engine.ingestLine(blank)).toEqual({ kind: 'skipped' });
+        expect(engine.ingestLine(Buffer.from(blank))).toEqual({ kind: 'skipped' });
+      }
       expect(output(engine)).toEqual({ ladders: {}, rejected: [], void: [] });
+    });
+
+    it.each([
+      ['U+3000 (ideographic space)', '\u3000'],
+      ['U+00A0 (no-break space)', '\u00a0'],
+      ['U+FEFF (byte order mark)', '\ufeff'],
+      ['U+2028 (line separator)', '\u2028'],
+      ['U+0085 (next line)', '\u0085'],
+      ['a vertical tab', '\v'],
+      ['a form feed', '\f'],
+      ['spaces around U+3000', ' \u3000 '],
+    ])(
+      'Given a line of %s, which trim() drops, When it is replayed, Then it is parsed and invalid-json',
+      (_what, input) => {
+        const engine = new ReplayEngine(LADDERS);
+        const rejected = { kind: 'rejected', reason: 'invalid-json', id: null };
+        expect(engine.ingestLine(input)).toMatchObject(rejected);
+        expect(engine.ingestLine(Buffer.from(input))).toMatchObject(rejected);
+        expect(output(engine).rejected).toHaveLength(2);
+      },
+    );
+
+    it('Given an event with a BOM or a U+3000 before it, When replayed, Then it is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const event = line(annBeatsBob('bom'));
+      for (const prefix of ['\ufeff', '\u3000', '\u00a0'])
+        expect(engine.ingestLine(prefix + event)).toMatchObject({ reason: 'invalid-json' });
+      // Spaces, tabs and carriage returns around it are JSON whitespace.
+      expect(engine.ingestLine(` \t${event}\r \r`)).toMatchObject({ kind: 'accepted' });
+    });
+
+    it('Given two events on one line split by a bare carriage return, When replayed, Then the line is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const two = `${line(annBeatsBob('cr1'))}\r${line(annBeatsBob('cr2'))}`;
+      expect(engine.ingestLine(two)).toMatchObject({ kind: 'rejected', reason: 'invalid-json' });
+    });
+
+    it('Given a line that is not UTF-8, When replayed as bytes, Then it is invalid-json', () => {
+      const engine = new ReplayEngine(LADDERS);
+      const [head, tail] = line(annBeatsBob('latin1')).split('ann') as [string, string];
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xe9]), Buffer.from(tail)]);
+      expect(engine.ingestLine(bytes)).toEqual({
+        kind: 'rejected',
+        id: null,
+        reason: 'invalid-json',
+        detail: 'the value is not UTF-8',
+      });
     });
 
     it.each<[string, string, string | null]>([
@@ -531,6 +599,48 @@ describe('ReplayEngine', () => {
       expect(standing(out, IG, 'ann')).toMatchObject({ rating: 1586 });
       expect(standing(out, IG, 'cat')).toMatchObject({ rating: 1554 });
       expect(standing(out, IG, 'eve')).toMatchObject({ rating: 1600, games: 1 });
+    });
+
+    it('Given instants with lower-case t and z, When replayed, Then every close and penalty lands as with upper-case ones', () => {
+      // The same log twice: W48's game, a -100 penalty, a correction, then a game after the
+      // W48 and November closes; only the case of T and Z differs.
+      const log = [
+        w48,
+        {
+          id: 'pen',
+          type: 'player.penalized',
+          ladder: IG,
+          player: 'cat',
+          points: -100,
+          reason: 'disconnects',
+          at: '2026-11-24T10:00:00Z',
+        },
+        { ...later('2026-11-29T21:59:59.5Z', 'edge'), gameId: 'edge' },
+        {
+          id: 'corr',
+          type: 'game.corrected',
+          ladder: IG,
+          gameId: 'edge',
+          correctedAt: '2026-11-29T22:00:00Z',
+          void: true,
+        },
+        later('2026-12-01T10:00:00+08:00'),
+      ];
+      const lower = log.map(
+        (e): Json =>
+          JSON.parse(
+            JSON.stringify(e)
+              .replace(/(\d)T(\d)/g, '$1t$2')
+              .replace(/(\d)Z"/g, '$1z"'),
+          ) as Json,
+      );
+      expect(JSON.stringify(lower)).toContain('2026-11-24t10:00:00z');
+      const upperText = text(replay(log, true, '2027-01-01T06:00:00+08:00'));
+      expect(text(replay(lower, true, '2027-01-01T06:00:00+08:00'))).toBe(upperText);
+      // Every line was accepted and the closes acted (ann's 1616 took weekly and monthly cuts).
+      const out = JSON.parse(upperText) as Output;
+      expect(out.rejected).toEqual([]);
+      expect(standing(out, IG, 'ann')?.rating).toBeLessThan(1616);
     });
 
     it('Given a game in W48, When a void game of the ladder comes after the close, Then it moves the clock too (void games are accepted)', () => {

@@ -1,4 +1,5 @@
 import {
+  isBlankLine,
   type LadderEvent,
   type RejectionCode,
   type VoidReason,
@@ -97,9 +98,9 @@ export class ReplayEngine {
     return engine;
   }
 
-  /** One NDJSON line; blank lines are skipped. */
-  ingestLine(line: string): IngestResult {
-    if (line.trim() === '') return { kind: 'skipped' };
+  /** One NDJSON line, as text or as the file's bytes (which must be UTF-8); blank lines are skipped. */
+  ingestLine(line: string | Uint8Array): IngestResult {
+    if (isBlankLine(line)) return { kind: 'skipped' };
     return this.ingestParsed(parseEvent(line));
   }
 

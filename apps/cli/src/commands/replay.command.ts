@@ -1,4 +1,5 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
+import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { fileSize, ndjsonLines } from '../ndjson-lines.js';
@@ -72,7 +73,7 @@ export class ReplayCommand extends CommandRunner {
     description: 'with --simulate: close periods up to this instant at the end',
   })
   parseUntil(value: string): number {
-    const ms = Date.parse(value);
+    const ms = instantMillis(value);
     if (!/[zZ]|[+-]\d{2}:\d{2}$/.test(value) || Number.isNaN(ms)) {
       throw new Error(`--until ${value}: must be an RFC 3339 instant with an offset`);
     }

@@ -1,0 +1,122 @@
+import { parseEvent } from './event-validator.js';
+import { instantMillis } from './instant.js';
+
+// RULES.md "Strings and instants": an instant is exactly RFC 3339's date-time (T or t, Z or z
+// or ±hh:mm, no leap second) with a year from 2000 to 2099.
+
+type Json = Record<string, unknown>;
+
+const game: Json = {
+  id: 'e-1',
+  type: 'game.finished',
+  ladder: 'qq-gomoku',
+  gameId: 'g-1',
+  finishedAt: '2026-11-29T13:05:00+08:00',
+  moves: 41,
+  players: [
+    { id: 'alice', result: 'win' },
+    { id: 'bob', result: 'loss' },
+  ],
+};
+const correction: Json = {
+  id: 'c-1',
+  type: 'game.corrected',
+  ladder: 'qq-gomoku',
+  gameId: 'g-1',
+  correctedAt: '2026-11-30T09:00:00+08:00',
+  void: true,
+};
+const close: Json = {
+  id: 'period.closed:qq-gomoku:daily:2026-11-29',
+  type: 'period.closed',
+  ladder: 'qq-gomoku',
+  period: 'daily',
+  key: '2026-11-29',
+  start: '2026-11-29T06:00:00+08:00',
+  end: '2026-11-30T06:00:00+08:00',
+};
+const penalty: Json = {
+  id: 'p-1',
+  type: 'player.penalized',
+  ladder: 'igame-gomoku',
+  player: 'bob',
+  points: -100,
+  reason: 'disconnects',
+  at: '2026-11-29T13:05:00+08:00',
+};
+
+const FIELDS: [string, Json][] = [
+  ['finishedAt', game],
+  ['correctedAt', correction],
+  ['start', close],
+  ['end', close],
+  ['at', penalty],
+];
+
+const verdict = (event: Json): string => {
+  const outcome = parseEvent(JSON.stringify(event));
+  return outcome.ok ? 'ok' : `${outcome.rejection.code}: ${outcome.rejection.detail}`;
+};
+
+describe.each(FIELDS)('the instant %s', (field, event) => {
+  const at = (value: string): string => verdict({ ...event, [field]: value });
+
+  it.each([
+    ['a space for T', '2026-11-29 13:05:00+08:00'],
+    ['an offset without a colon', '2026-11-29T13:05:00+0800'],
+    ['an offset of hours only', '2026-11-29T13:05:00+08'],
+    ['no offset', '2026-11-29T13:05:00'],
+    ['no seconds', '2026-11-29T13:05+08:00'],
+    ['a date only', '2026-11-29'],
+    ['the year 1999', '1999-12-31T23:59:59Z'],
+    ['the year 2100', '2100-01-01T00:00:00Z'],
+    ['the year 0001', '0001-01-01T00:00:00Z'],
+    ['the year 9999', '9999-12-31T23:59:59Z'],
+    ['a leap second', '2026-12-31T23:59:60Z'],
+    ['a leap second at a +08:00 offset', '2027-01-01T07:59:60+08:00'],
+    ['a day that does not exist', '2026-02-30T12:00:00Z'],
+    ['hour 24', '2026-11-29T24:00:00Z'],
+    ['an offset beyond 23:59', '2026-11-29T13:05:00+24:00'],
+    ['a trailing space', '2026-11-29T13:05:00Z '],
+    ['a line feed at the end', '2026-11-29T13:05:00Z\n'],
+    ['full-width digits', '２０２６-11-29T13:05:00Z'],
+  ])('rejects %s as invalid-event', (_what, value) => {
+    expect(at(value)).toMatch(new RegExp(`^invalid-event: /${field}`));
+  });
+
+  it.each([
+    ['the year 2000', '2000-01-01T00:00:00Z'],
+    ['the year 2099', '2099-12-31T23:59:59.999Z'],
+    ['lower-case t and z', '2026-11-29t13:05:00z'],
+    ['lower-case t with an offset', '2026-11-29t13:05:00+08:00'],
+    ['a negative offset', '2026-11-29T13:05:00-05:30'],
+    ['-00:00', '2026-11-29T13:05:00-00:00'],
+    ['fractional seconds', '2026-11-29T13:05:00.123456Z'],
+    ['23:59:59 (no leap second)', '2026-12-31T23:59:59Z'],
+    ['29 February of a leap year', '2028-02-29T12:00:00Z'],
+  ])('accepts %s', (_what, value) => {
+    expect(at(value)).toBe('ok');
+  });
+});
+
+describe('instantMillis', () => {
+  it.each([
+    ['2026-11-29t13:05:00z', '2026-11-29T13:05:00Z'],
+    ['2026-11-29t13:05:00+08:00', '2026-11-29T13:05:00+08:00'],
+    ['2026-11-29T13:05:00.5z', '2026-11-29T13:05:00.500Z'],
+    ['2026-11-29t13:05:00.123456789-05:30', '2026-11-29T13:05:00.123-05:30'],
+  ])('places %s where %s is', (lower, upper) => {
+    expect(instantMillis(lower)).toBe(instantMillis(upper));
+    expect(Number.isFinite(instantMillis(upper))).toBe(true);
+  });
+
+  it('reads the offset', () => {
+    expect(instantMillis('2026-11-29T13:05:00+08:00')).toBe(Date.UTC(2026, 10, 29, 5, 5));
+    expect(instantMillis('2026-11-29t05:05:00z')).toBe(Date.UTC(2026, 10, 29, 5, 5));
+  });
+
+  it('places no leap second', () => {
+    expect(instantMillis('2026-12-31T23:59:60Z')).toBeNaN();
+    expect(instantMillis('2026-12-31t23:59:60z')).toBeNaN();
+  });
+});
