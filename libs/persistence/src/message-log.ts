@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { DEAD_LETTER_HEADERS, parseEvent, UNPROCESSABLE } from '@ranking/contracts';
+import { DEAD_LETTER_HEADERS, parseEvent, safeDetail, UNPROCESSABLE } from '@ranking/contracts';
 import type { Sql } from './sql.js';
-import { storableOrNull, storableText } from './storable-text.js';
+import { storableOrNull } from './storable-text.js';
 
 /** A message as it came off a topic: kept byte for byte for the dead-letter topic. */
 export interface RawMessage {
@@ -83,7 +83,7 @@ export function deadLetterOf(
     value: rejected.message.value ?? Buffer.alloc(0),
     headers: {
       [DEAD_LETTER_HEADERS.reason]: rejected.reason,
-      [DEAD_LETTER_HEADERS.detail]: storableText(rejected.detail),
+      [DEAD_LETTER_HEADERS.detail]: safeDetail(rejected.detail),
       [DEAD_LETTER_HEADERS.consumer]: consumer,
     },
   };
@@ -91,7 +91,7 @@ export function deadLetterOf(
 
 /** A message that passed every check but failed on its own with `error`: set aside, never lost. */
 export function unprocessable(message: RawMessage, error: unknown): RejectedMessage {
-  const outcome = parseEvent(message.value?.toString('utf8') ?? '');
+  const outcome = parseEvent(message.value);
   return {
     message,
     eventId: outcome.ok ? outcome.event.id : outcome.id,
@@ -103,7 +103,7 @@ export function unprocessable(message: RawMessage, error: unknown): RejectedMess
 /** The id a rejection names, re-read from the message when the stored column could not hold it. */
 function rejectedIdOf(value: Buffer | null): string | null {
   if (value === null) return null;
-  const outcome = parseEvent(value.toString('utf8'));
+  const outcome = parseEvent(value);
   return outcome.ok ? outcome.event.id : outcome.id;
 }
 
@@ -131,7 +131,7 @@ export class MessageLog {
         rows.map((r) => r.message.offset),
         rows.map((r) => storableOrNull(r.eventId)),
         rows.map((r) => r.reason),
-        rows.map((r) => storableText(r.detail)),
+        rows.map((r) => safeDetail(r.detail)),
         rows.map((r) => r.message.key),
         rows.map((r) => r.message.value),
       ],
