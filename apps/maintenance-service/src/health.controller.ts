@@ -1,7 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { consumerProblem } from '@ranking/kafka';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
+import { DisconnectConsumer } from './disconnect-consumer.js';
 import { DATA_SOURCE, KAFKA } from './tokens.js';
 
 const TIMEOUT_MS = 3000;
@@ -14,7 +16,10 @@ const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
     ),
   ]);
 
-/** `GET /health`: PostgreSQL and Kafka answer (terminus: 200 when both are up, 503 otherwise). */
+/**
+ * `GET /health`: PostgreSQL and Kafka answer and the disconnect consumer is not stalled
+ * (terminus: 200 when all are up, 503 naming the others).
+ */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -22,12 +27,22 @@ export class HealthController {
     @Inject(HealthIndicatorService) private readonly indicators: HealthIndicatorService,
     @Inject(DATA_SOURCE) private readonly db: DataSource,
     @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(DisconnectConsumer) private readonly consumer: DisconnectConsumer,
   ) {}
 
   @Get()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.postgres(), () => this.broker()]);
+    return this.health.check([() => this.postgres(), () => this.broker(), () => this.consumed()]);
+  }
+
+  private consumed() {
+    const session = this.indicators.check('consumer');
+    const status = this.consumer.status();
+    const problem = consumerProblem(status, Date.now());
+    return problem === null
+      ? session.up({ quarantined: status.quarantined })
+      : session.down({ message: problem, quarantined: status.quarantined });
   }
 
   private async postgres() {

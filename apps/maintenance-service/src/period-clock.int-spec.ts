@@ -160,7 +160,11 @@ describe('maintenance service: period clock (real Kafka and PostgreSQL)', () => 
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
       status: 'ok',
-      info: { postgres: { status: 'up' }, kafka: { status: 'up' } },
+      info: {
+        postgres: { status: 'up' },
+        kafka: { status: 'up' },
+        consumer: { status: 'up', quarantined: 0 },
+      },
     });
   });
 

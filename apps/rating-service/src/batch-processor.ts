@@ -12,6 +12,8 @@ import {
   type PlayerChange,
   type PlayerState,
   decodeRecord,
+  RATING_CHANGES_SUMMARY_OVER,
+  ratingChangeMessage,
   ReplayEngine,
 } from '@ranking/rating';
 import {
@@ -28,8 +30,6 @@ import {
   unprocessable,
 } from '@ranking/persistence';
 
-/** Rating changes of one event: one message each, or a summary when a close moved many players. */
-export const RATING_CHANGES_SUMMARY_OVER = 100;
 /** Players read per page when a close touches the whole ladder. */
 export const CLOSE_PAGE = 20_000;
 
@@ -291,22 +291,10 @@ export class BatchProcessor {
     moved: number,
     pending: Pending,
   ): void {
-    const body =
-      moved > RATING_CHANGES_SUMMARY_OVER
-        ? {
-            eventId: event.id,
-            ladder: event.ladder,
-            seq,
-            type: event.type,
-            summary: true,
-            moved,
-            ...(event.type === 'period.closed' ? { period: event.period, key: event.key } : {}),
-          }
-        : { eventId: event.id, ladder: event.ladder, seq, type: event.type, changes };
     pending.outbox.push({
       topic: this.topics.ratingChanges,
       key: event.ladder,
-      value: JSON.stringify(body),
+      value: JSON.stringify(ratingChangeMessage(event, seq, changes, moved)),
       headers: { 'x-event-id': event.id },
     });
   }

@@ -30,6 +30,21 @@ export interface ConsumerStatus {
   readonly quarantined: number;
 }
 
+/** The consumer fetches or heartbeats every few seconds; silence longer than this is a fault. */
+export const CONSUMER_SILENCE_MS = 30_000;
+/** A batch in transient retry for longer than this means the consumer is stalled for now. */
+export const CONSUMER_STALL_MS = 10_000;
+
+/** What a health check says of a consumer: null when it is well, else why not. */
+export function consumerProblem(status: ConsumerStatus, now: number): string | null {
+  if (now - status.lastContact > CONSUMER_SILENCE_MS)
+    return 'the consumer has not reached the broker lately';
+  const { retrying } = status;
+  if (retrying && now - retrying.since > CONSUMER_STALL_MS)
+    return `a batch has been retried for ${Math.round((now - retrying.since) / 1000)} s (${retrying.attempts} attempts): ${retrying.error}`;
+  return null;
+}
+
 const KAFKA_COMMIT_INTERVAL_MS = 1000;
 /** The fewest messages worth a transaction of their own when a fetch is split. */
 export const GROUP_MIN_MESSAGES = 2_000;

@@ -25,3 +25,4 @@ export { bracketOf, levelFromScore } from './rules/xinbo-points.js';
 export * from './close-schedule.js';
 export * from './disconnect-tally.js';
 export * from './maintenance-ledger.js';
+export * from './rating-change-message.js';

@@ -14,13 +14,15 @@ describe('boardWork', () => {
     expect(work).toEqual([{ kind: 'players', ladder: 'qq-gomoku', players: ['a', 'b'] }]);
   });
 
-  it('given a daily close listing its changes, then its key comes from the event id', () => {
+  it('given a daily close listing its changes, then its daily board', () => {
     const work = boardWork(
       JSON.stringify({
         eventId: 'period.closed:xinbo-go:daily:2026-11-29',
         ladder: 'xinbo-go',
         seq: 9,
         type: 'period.closed',
+        period: 'daily',
+        key: '2026-11-29',
         changes: [],
       }),
     );
@@ -53,16 +55,23 @@ describe('boardWork', () => {
         ladder: 'igame-gomoku',
         seq: 9,
         type: 'period.closed',
+        period: 'weekly',
+        key: '2026-W48',
         changes: [{ player: 'a' }],
       }),
     );
     expect(work).toEqual([{ kind: 'players', ladder: 'igame-gomoku', players: ['a'] }]);
   });
 
-  it.each(['{', '[]', '{"ladder":"x"}', '{"ladder":"x","type":"game.finished"}'])(
-    'given %s, then a reason to skip it',
-    (text) => {
-      expect(typeof boardWork(text)).toBe('string');
-    },
-  );
+  it.each([
+    '{',
+    '[]',
+    '{"ladder":"x"}',
+    '{"ladder":"x","type":"game.finished"}',
+    '{"eventId":"e","ladder":"x","seq":1,"type":"game.finished","changes":[{"who":"a"}]}',
+    '{"eventId":"e","ladder":"x","seq":1,"type":"period.closed","changes":[]}',
+    '{"eventId":"e","ladder":"x","seq":1,"type":"game.finished","summary":true}',
+  ])('given %s, then a reason to skip it', (text) => {
+    expect(typeof boardWork(text)).toBe('string');
+  });
 });

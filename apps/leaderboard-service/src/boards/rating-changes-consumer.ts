@@ -9,6 +9,7 @@ import type { Environment } from '@ranking/config';
 import {
   CheckpointedConsumer,
   type ConsumedMessage,
+  type ConsumerStatus,
   KAFKA_COMMITTED_OFFSETS,
   messagePlace,
   topicNames,
@@ -71,9 +72,9 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
     });
   }
 
-  /** When the consumer last heard from the broker (health). */
-  get lastContact(): number {
-    return this.consumer.status().lastContact;
+  /** The shared protocol's view of the consumer (health). */
+  status(): ConsumerStatus {
+    return this.consumer.status();
   }
 
   onApplicationBootstrap(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { consumerProblem } from '@ranking/kafka';
 import { BoardStore } from '@ranking/redis';
 import type { DataSource } from 'typeorm';
 import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
@@ -12,9 +13,6 @@ interface Reply {
   type(contentType: string): Reply;
   send(body: unknown): void;
 }
-
-/** The consumer fetches or heartbeats every few seconds; silence longer than this is a fault. */
-const KAFKA_SILENCE_MS = 30_000;
 
 const within = <T>(ms: number, work: Promise<T>): Promise<T> =>
   Promise.race([
@@ -48,13 +46,10 @@ export class OpsController {
       redis: await check(async () => {
         if (!(await this.store.isReady())) throw new Error('boards are being rebuilt');
       }),
-      kafka: await check(() =>
-        Date.now() - this.consumer.lastContact > KAFKA_SILENCE_MS
-          ? Promise.reject(
-              new Error('the rating-changes consumer has not reached the broker lately'),
-            )
-          : Promise.resolve(),
-      ),
+      kafka: await check(() => {
+        const problem = consumerProblem(this.consumer.status(), Date.now());
+        return problem === null ? Promise.resolve() : Promise.reject(new Error(problem));
+      }),
     };
     const ok = Object.values(checks).every((c) => c.ok);
     res.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks });
