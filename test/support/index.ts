@@ -6,3 +6,4 @@ export * from './service-process.js';
 export * from './rating-scenario.js';
 export * from './maintenance-scenario.js';
 export * from './collect-text.js';
+export * from './topic-reader.js';
