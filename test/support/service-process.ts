@@ -20,6 +20,26 @@ export class ServiceProcess {
     this.child = child;
   }
 
+  /** Whether it was started and has not exited since. */
+  alive(): boolean {
+    const child = this.child;
+    return child !== null && child.exitCode === null && child.signalCode === null;
+  }
+
+  /** How it stands, for a failure message: running, or how it ended. */
+  status(): string {
+    const child = this.child;
+    if (!child) return 'not running (never started, or stopped by the test)';
+    if (child.exitCode !== null) return `exited with code ${child.exitCode}`;
+    if (child.signalCode !== null) return `killed by ${child.signalCode}`;
+    return `running (pid ${child.pid})`;
+  }
+
+  /** The last `chars` characters of what it printed. */
+  outputTail(chars = 4000): string {
+    return this.output.length <= chars ? this.output : `…${this.output.slice(-chars)}`;
+  }
+
   /** Stops it: SIGTERM for a clean shutdown, SIGKILL for a crash. */
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;

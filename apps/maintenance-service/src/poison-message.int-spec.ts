@@ -6,7 +6,7 @@ import {
   ReplayEngine,
   tallyDisconnects,
 } from '@ranking/rating';
-import { MaintenanceScenario, readTopic, waitFor } from '@ranking/testing';
+import { MaintenanceScenario, readTopics, waitFor } from '@ranking/testing';
 
 const ladders = ladderRegistry();
 const LADDER = 'igame-gomoku';
@@ -82,7 +82,12 @@ describe('maintenance service: a message that cannot be applied (real Kafka and 
       expect(await scenario.counters(LADDER)).toEqual(
         new Map([...expected].filter(([, c]) => c.count + c.streak + c.penalties > 0)),
       );
-      const [letter] = await readTopic(scenario.world.kafka, scenario.world.topics.deadLetter, 1);
+      const { deadLetter } = scenario.world.topics;
+      const dead = [
+        ...(await readTopics(scenario.world.kafka, [deadLetter])).get(deadLetter)!.values(),
+      ].flat();
+      expect(dead).toHaveLength(1);
+      const [letter] = dead;
       expect(letter!.value?.toString('utf8')).toBe(poisonLine);
       expect(letter!.headers[DEAD_LETTER_HEADERS.reason]).toBe(UNPROCESSABLE);
       expect(letter!.headers[DEAD_LETTER_HEADERS.consumer]).toBe('maintenance-service');
