@@ -7,7 +7,6 @@ import { reject, safeDetail } from './rejection-codes.js';
 
 /** True when the text can be stored and encoded faithfully: no control, no lone surrogate. */
 function isSafe(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) return false;
   // UTF-8 has no form for a lone surrogate: the round trip replaces it.
   return new TextDecoder().decode(new TextEncoder().encode(text)) === text;

@@ -22,7 +22,6 @@ export interface Rejection {
 
 // Control characters (C0, DEL, C1) and, with the u flag, only unpaired surrogates: a pair is
 // one code point outside the class. The same classes as the schema's identifier pattern.
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_DETAIL = /[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/gu;
 
 const escaped = (unit: string): string => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
