@@ -83,6 +83,8 @@ export class BatchSettler<Tx> {
     const pending: PartitionBatch[][] = [[...group]];
     let whole = true;
     while (pending.length > 0) {
+      // A bisection runs many transactions: stay in the group meanwhile.
+      if (!whole) await this.options.heartbeat().catch(() => undefined);
       const part = this.held(pending.pop()!);
       const count = messageCount(part);
       if (count === 0) continue;
