@@ -22,17 +22,17 @@ describe('PostgreSQL (real database, migrated schema)', () => {
     expect(rows.map((r) => r.name)).toContain('EventStore1764400000000');
   });
 
-  it('given an event row, when it is read back, then the JSON payload round-trips', async () => {
+  it('given an event row, when it is read back, then the JSON text of its payload round-trips', async () => {
     const payload = { id: 'e-1', type: 'game.finished', ladder: 'qq-gomoku', moves: 41 };
     await db.query(
       'INSERT INTO event_store (ladder, seq, event_id, type, payload) VALUES ($1, 1, $2, $3, $4)',
-      ['qq-gomoku', 'e-1', 'game.finished', payload],
+      ['qq-gomoku', 'e-1', 'game.finished', JSON.stringify(payload)],
     );
-    const rows: { payload: unknown }[] = await db.query(
+    const rows: { payload: string }[] = await db.query(
       'SELECT payload FROM event_store WHERE event_id = $1',
       ['e-1'],
     );
-    expect(rows).toEqual([{ payload }]);
+    expect(rows.map((r) => JSON.parse(r.payload) as unknown)).toEqual([payload]);
   });
 
   it('refuses a second event with the same id', async () => {

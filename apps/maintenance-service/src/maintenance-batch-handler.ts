@@ -38,7 +38,8 @@ export function maintenanceBatchHandler(
         {
           topic: letter.topic,
           key: message.key?.toString('utf8') ?? '',
-          value: letter.value,
+          // Its outbox keeps bytes: a message without a value goes out empty.
+          value: letter.value ?? Buffer.alloc(0),
           headers: letter.headers,
         },
       ]);

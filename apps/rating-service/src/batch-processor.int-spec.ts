@@ -110,7 +110,7 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
     );
     const rows = waiting
       .filter((m) => m.topic === TOPICS.deadLetter)
-      .map((m) => ({ reason: m.headers['x-reject-reason'], value: Buffer.from(m.value) }));
+      .map((m) => ({ reason: m.headers['x-reject-reason'], value: Buffer.from(m.value ?? '') }));
     const rejected: { reason: string; offset: string }[] = await db.query(
       'SELECT reason, "offset" FROM rejected_messages ORDER BY id',
     );

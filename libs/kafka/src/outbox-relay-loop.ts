@@ -6,7 +6,7 @@ import { errorMessage } from './failure-kind.js';
 export interface OutboxMessage {
   readonly topic: string;
   readonly key: string | Buffer | null;
-  readonly value: string | Buffer;
+  readonly value: string | Buffer | null;
   readonly headers?: Record<string, string>;
 }
 

@@ -189,9 +189,9 @@ export class LadderRepository {
   async appendEvents(events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.sql.query(
-      `INSERT INTO event_store (ladder, seq, event_id, type, tournament, payload)
-       SELECT r.l, r.s, r.i, r.t, r.m, r.p::json
-       FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, m text, p text)`,
+      `INSERT INTO event_store (ladder, seq, event_id, type, tournament, game_id, payload)
+       SELECT r.l, r.s, r.i, r.t, r.m, r.g, r.p
+       FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, m text, g text, p text)`,
       [
         JSON.stringify(
           events.map((e) => ({
@@ -199,6 +199,10 @@ export class LadderRepository {
             s: e.seq,
             i: e.event.id,
             t: e.event.type,
+            g:
+              e.event.type === 'game.finished' || e.event.type === 'game.corrected'
+                ? e.event.gameId
+                : null,
             m:
               e.event.type === 'game.finished'
                 ? (e.event.context?.match?.tournament ?? null)
@@ -274,9 +278,9 @@ export class LadderRepository {
     // ladder's index from its start on every page (each page slower than the one before).
     const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
       ladder === null
-        ? `SELECT ladder, seq, payload::text AS payload FROM event_store
+        ? `SELECT ladder, seq, payload FROM event_store
            WHERE (ladder, seq) > ($1, $2::bigint) ORDER BY ladder, seq LIMIT $3`
-        : `SELECT ladder, seq, payload::text AS payload FROM event_store
+        : `SELECT ladder, seq, payload FROM event_store
            WHERE ladder = $1 AND seq > $2::bigint ORDER BY ladder, seq LIMIT $3`,
       // '' sorts before every ladder id; seq starts at 1.
       ladder === null

@@ -27,8 +27,11 @@ export interface OutboxMessage {
   readonly topic: string;
   /** Text, or the raw bytes of a dead letter's key kept unchanged. */
   readonly key: string | Buffer | null;
-  /** A message body: text as built by the service, or raw bytes kept unchanged (dead letters). */
-  readonly value: string | Buffer;
+  /**
+   * A message body: text as built by the service, or raw bytes kept unchanged (dead letters;
+   * null for a message that had no value).
+   */
+  readonly value: string | Buffer | null;
   readonly headers: Record<string, string>;
 }
 
@@ -51,6 +54,8 @@ function bundledKey(key: string | Buffer | null): { k: string | null; kb?: strin
 function bundled(m: OutboxMessage): BundledMessage {
   const base = { t: m.topic, ...bundledKey(m.key), h: m.headers };
   if (typeof m.value === 'string') return { ...base, v: m.value };
+  // Neither v nor b: a message without a value.
+  if (m.value === null) return base;
   return isUtf8(m.value)
     ? { ...base, v: m.value.toString('utf8') }
     : { ...base, b: m.value.toString('base64') };
@@ -61,7 +66,12 @@ function unbundled(m: BundledMessage): OutboxMessage {
     topic: m.t,
     key: m.kb !== undefined ? Buffer.from(m.kb, 'base64') : m.k,
     headers: m.h,
-    value: m.b !== undefined ? Buffer.from(m.b, 'base64') : Buffer.from(m.v ?? '', 'utf8'),
+    value:
+      m.b !== undefined
+        ? Buffer.from(m.b, 'base64')
+        : m.v !== undefined
+          ? Buffer.from(m.v, 'utf8')
+          : null,
   };
 }
 
@@ -80,7 +90,7 @@ export function deadLetterOf(
   return {
     topic,
     key: rejected.message.key,
-    value: rejected.message.value ?? Buffer.alloc(0),
+    value: rejected.message.value,
     headers: {
       [DEAD_LETTER_HEADERS.reason]: rejected.reason,
       [DEAD_LETTER_HEADERS.detail]: safeDetail(rejected.detail),

@@ -2,6 +2,7 @@ import type { LadderEvent } from '@ranking/contracts';
 import { generateTournament, TournamentScript } from '@ranking/generator';
 import {
   createDataSource,
+  EventPayloadText1765400000000,
   EventTournamentColumn1765200000000,
   LadderRepository,
   type StoredEvent,
@@ -130,8 +131,11 @@ describe('TournamentGames (real PostgreSQL)', () => {
     const before = await new TournamentGames(db).load(config.id, tournamentLadders(config));
     const runner = db.createQueryRunner();
     try {
+      // Back before the tournament column (the payload was json then) and forward again.
+      await new EventPayloadText1765400000000().down(runner);
       await new EventTournamentColumn1765200000000().down(runner);
       await new EventTournamentColumn1765200000000().up(runner);
+      await new EventPayloadText1765400000000().up(runner);
     } finally {
       await runner.release();
     }

@@ -9,6 +9,7 @@ import { JsonDocuments1765000000000 } from './1765000000000-json-documents.js';
 import { OutboxBundleText1765100000000 } from './1765100000000-outbox-bundle-text.js';
 import { EventTournamentColumn1765200000000 } from './1765200000000-event-tournament-column.js';
 import { UnprocessableMessages1765300000000 } from './1765300000000-unprocessable-messages.js';
+import { EventPayloadText1765400000000 } from './1765400000000-event-payload-text.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -23,7 +24,8 @@ export const MIGRATIONS = [
   OutboxBundleText1765100000000,
   EventTournamentColumn1765200000000,
   UnprocessableMessages1765300000000,
+  EventPayloadText1765400000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
-export { EventTournamentColumn1765200000000 };
+export { EventPayloadText1765400000000, EventTournamentColumn1765200000000 };
