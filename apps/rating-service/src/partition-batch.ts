@@ -1,10 +1,13 @@
 import { applyAboveCheckpoints, type ConsumedMessage, type PartitionBatch } from '@ranking/kafka';
-import { OffsetStore, type Sql } from '@ranking/persistence';
+import { OffsetStore, REJECTING_CONSUMER, type Sql } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import { BatchProcessor, type BatchResult } from './batch-processor.js';
 
-/** The consumer name under which the rating service keeps its checkpoints. */
-export const RATING_CONSUMER = 'rating-service';
+/**
+ * The consumer name under which the rating service keeps its checkpoints and its rejections
+ * (the ones the export lists as the contract's).
+ */
+export const RATING_CONSUMER = REJECTING_CONSUMER;
 
 export type RatingTopics = { ratingChanges: string; deadLetter: string };
 

@@ -10,6 +10,7 @@ import {
   CheckpointedConsumer,
   type ConsumedMessage,
   type ConsumerStatus,
+  errorMessage,
   KAFKA_COMMITTED_OFFSETS,
   messagePlace,
   topicNames,
@@ -56,7 +57,7 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
         apply: (_tx, messages) => this.builder.serial(() => this.apply(this.workOf(messages))),
         quarantine: (_tx, message, error) => {
           this.logger.warn(
-            `passed over ${messagePlace(message)}: it fails on its own (${(error as Error).message})`,
+            `passed over ${messagePlace(message)}: it fails on its own (${errorMessage(error)})`,
           );
           this.metrics.skippedMessages.inc({ reason: 'unprocessable' });
           return Promise.resolve();
