@@ -9,6 +9,9 @@ describe('environment', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       HTTP_PORT: 3000,
+      RATING_HTTP_PORT: 3002,
+      HOST: '127.0.0.1',
+      READY_MAX_LAG_MESSAGES: 10_000,
       RATING_TRANSACTIONS_IN_FLIGHT: 3,
       REDIS_KEY_PREFIX: 'ranking:',
     });
@@ -35,8 +38,27 @@ describe('environment', () => {
     ],
     ['DATABASE_URL', 'mysql://x/y', 'DATABASE_URL="mysql://x/y": must be a postgres:// URL'],
     ['REDIS_URL', 'http://x', 'REDIS_URL="http://x": must be a redis:// URL'],
-    ['HTTP_PORT', '70000', 'HTTP_PORT="70000": must be a port number (1-65535)'],
-    ['HTTP_PORT', 'abc', 'HTTP_PORT="abc": must be a port number (1-65535)'],
+    [
+      'HTTP_PORT',
+      '70000',
+      'HTTP_PORT="70000": must be a port number (1-65535, or 0 for any free port)',
+    ],
+    [
+      'RATING_HTTP_PORT',
+      '-3',
+      'RATING_HTTP_PORT="-3": must be a port number (1-65535, or 0 for any free port)',
+    ],
+    ['HOST', 'a b', 'HOST="a b": must be an IP address or a host name'],
+    [
+      'READY_MAX_LAG_MESSAGES',
+      '1.5',
+      'READY_MAX_LAG_MESSAGES="1.5": must be a whole number of messages (0-100000000)',
+    ],
+    [
+      'HTTP_PORT',
+      'abc',
+      'HTTP_PORT="abc": must be a port number (1-65535, or 0 for any free port)',
+    ],
     [
       'RATING_TRANSACTIONS_IN_FLIGHT',
       '0',

@@ -14,7 +14,8 @@ import {
 const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
 const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
 const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
-const PORT = 'must be a port number (1-65535)';
+const PORT = 'must be a port number (1-65535, or 0 for any free port)';
+const HOST = /^[A-Za-z0-9.\-:]{1,253}$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 const trimmed = ({ value }: { value: unknown }) =>
@@ -39,16 +40,28 @@ export class Environment {
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
+  /** The address every HTTP server binds (containers set 0.0.0.0). */
+  @Transform(trimmed)
+  @Matches(HOST, { message: 'must be an IP address or a host name' })
+  HOST = '127.0.0.1';
+
   @Transform(integer)
   @IsInt({ message: PORT })
-  @Min(1, { message: PORT })
+  @Min(0, { message: PORT })
   @Max(65535, { message: PORT })
   HTTP_PORT = 3000;
+
+  /** The rating service's HTTP port (health probes and metrics). */
+  @Transform(integer)
+  @IsInt({ message: PORT })
+  @Min(0, { message: PORT })
+  @Max(65535, { message: PORT })
+  RATING_HTTP_PORT = 3002;
 
   /** The maintenance service's HTTP port (health, next closes). */
   @Transform(integer)
   @IsInt({ message: PORT })
-  @Min(1, { message: PORT })
+  @Min(0, { message: PORT })
   @Max(65535, { message: PORT })
   MAINTENANCE_HTTP_PORT = 3001;
 
@@ -76,6 +89,16 @@ export class Environment {
   @Min(1, { message: 'must be a whole number (1-12)' })
   @Max(12, { message: 'must be a whole number (1-12)' })
   RATING_TRANSACTIONS_IN_FLIGHT = 3;
+
+  /**
+   * A consumer is ready (`GET /health/ready`) while it is at most this many messages behind the
+   * end of its topic: a replica far behind should not count as serving.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of messages (0-100000000)' })
+  @Min(0, { message: 'must be a whole number of messages (0-100000000)' })
+  @Max(100_000_000, { message: 'must be a whole number of messages (0-100000000)' })
+  READY_MAX_LAG_MESSAGES = 10_000;
 
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()

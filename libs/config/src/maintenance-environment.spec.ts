@@ -24,7 +24,11 @@ describe('environment: maintenance service', () => {
   });
 
   it.each([
-    ['MAINTENANCE_HTTP_PORT', '0', 'MAINTENANCE_HTTP_PORT="0": must be a port number (1-65535)'],
+    [
+      'MAINTENANCE_HTTP_PORT',
+      '-1',
+      'MAINTENANCE_HTTP_PORT="-1": must be a port number (1-65535, or 0 for any free port)',
+    ],
     [
       'MAINTENANCE_GRACE_SECONDS',
       '-5',

@@ -1,0 +1,2 @@
+export * from './probe-paths.js';
+export * from './json-logger.js';
