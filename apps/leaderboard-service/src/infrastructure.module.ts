@@ -37,7 +37,7 @@ export class InfrastructureModule {
       {
         provide: KAFKA,
         useFactory: async (): Promise<Kafka> => {
-          const kafka = kafkaClient(env.KAFKA_BROKERS, 'leaderboard-service');
+          const kafka = kafkaClient(env.KAFKA_BROKERS, 'leaderboard-service', env.LOG_LEVEL);
           const admin = kafka.admin();
           await admin.connect();
           try {

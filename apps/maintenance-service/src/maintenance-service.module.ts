@@ -42,7 +42,12 @@ export class MaintenanceServiceModule {
           provide: KAFKA,
           inject: [ENVIRONMENT],
           useFactory: (env: Environment) =>
-            serviceKafka(env.KAFKA_BROKERS, 'maintenance-service', env.KAFKA_TOPIC_PREFIX),
+            serviceKafka(
+              env.KAFKA_BROKERS,
+              'maintenance-service',
+              env.KAFKA_TOPIC_PREFIX,
+              env.LOG_LEVEL,
+            ),
         },
         OutboxRelay,
         DisconnectConsumer,

@@ -28,7 +28,7 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
     provide: KAFKA,
     inject: [ENVIRONMENT],
     useFactory: (env: Environment) =>
-      serviceKafka(env.KAFKA_BROKERS, 'rating-service', env.KAFKA_TOPIC_PREFIX),
+      serviceKafka(env.KAFKA_BROKERS, 'rating-service', env.KAFKA_TOPIC_PREFIX, env.LOG_LEVEL),
   },
   OutboxRelay,
   RatingConsumer,

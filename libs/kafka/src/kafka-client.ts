@@ -1,11 +1,52 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Logger } from '@nestjs/common';
+import { Kafka, type LogEntry, logLevel } from 'kafkajs';
 
-/** A kafkajs client for the comma-separated broker list, quiet unless something is wrong. */
-export function kafkaClient(brokers: string, clientId: string): Kafka {
+/** The LOG_LEVEL names kafkajs has a level for (fatal is its error, trace its debug). */
+export type KafkaLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+const KAFKAJS_LEVEL: Record<KafkaLogLevel, logLevel> = {
+  fatal: logLevel.ERROR,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+  trace: logLevel.DEBUG,
+};
+
+/**
+ * kafkajs's own log lines go through Nest's logger, so a service prints them as the same JSON
+ * lines as its own, with kafkajs's fields (broker, groupId, error…) at the top level.
+ */
+const nestLogCreator = () => {
+  const logger = new Logger('kafkajs');
+  return ({ namespace, level, log }: LogEntry) => {
+    const { message, timestamp: _t, logger: _l, ...fields } = log;
+    const params = { namespace, ...fields };
+    switch (level) {
+      case logLevel.ERROR:
+      case logLevel.NOTHING:
+        return logger.error(message, params);
+      case logLevel.WARN:
+        return logger.warn(message, params);
+      case logLevel.INFO:
+        return logger.log(message, params);
+      case logLevel.DEBUG:
+        return logger.debug(message, params);
+    }
+  };
+};
+
+/** A kafkajs client for the comma-separated broker list, logging at `level` and above. */
+export function kafkaClient(
+  brokers: string,
+  clientId: string,
+  level: KafkaLogLevel = 'error',
+): Kafka {
   return new Kafka({
     clientId,
     brokers: brokers.split(',').map((b) => b.trim()),
-    logLevel: logLevel.ERROR,
+    logLevel: KAFKAJS_LEVEL[level],
+    logCreator: nestLogCreator,
     retry: { initialRetryTime: 200, retries: 8 },
   });
 }

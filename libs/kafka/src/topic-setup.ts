@@ -1,6 +1,6 @@
 import { TOPICS } from '@ranking/contracts';
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
-import { kafkaClient } from './kafka-client.js';
+import { kafkaClient, type KafkaLogLevel } from './kafka-client.js';
 
 /** The contract's topic names under a prefix ('' in production; tests use their own). */
 export const topicNames = (prefix = '') => ({
@@ -38,8 +38,9 @@ export async function serviceKafka(
   brokers: string,
   clientId: string,
   prefix: string,
+  level: KafkaLogLevel = 'warn',
 ): Promise<Kafka> {
-  const kafka = kafkaClient(brokers, clientId);
+  const kafka = kafkaClient(brokers, clientId, level);
   const admin = kafka.admin();
   await admin.connect();
   try {
