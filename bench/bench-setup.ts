@@ -78,7 +78,12 @@ export function spawnRatingService(
   nodeArgs: readonly string[] = [],
 ): ChildProcess {
   return spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {
-    env: { ...process.env, DATABASE_URL: setup.databaseUrl, KAFKA_TOPIC_PREFIX: setup.prefix },
+    env: {
+      ...process.env,
+      DATABASE_URL: setup.databaseUrl,
+      KAFKA_TOPIC_PREFIX: setup.prefix,
+      RATING_HTTP_PORT: '0',
+    },
     stdio: 'ignore',
   });
 }

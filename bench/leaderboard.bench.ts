@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     const switched = seconds(t);
     const metrics = await (await fetch(`${base}/metrics`)).text();
     const build =
-      /leaderboard_board_build_seconds_sum\{ladder="qq-gomoku",view="daily"\} ([\d.]+)/.exec(
+      /ranking_board_build_duration_seconds_sum\{ladder="qq-gomoku",view="daily"\} ([\d.]+)/.exec(
         metrics,
       )?.[1];
     console.log(

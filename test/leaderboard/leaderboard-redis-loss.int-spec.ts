@@ -115,8 +115,8 @@ describe('leaderboard service when Redis loses its data or goes away', () => {
     expect((await world.get('/ladders/igame-gomoku/players/gomoku1')).status).toBe(503);
     const health = await world.get('/health');
     expect(health.status).toBe(503);
-    expect(health.body.checks.redis.ok).toBe(false);
-    expect(health.body.checks.postgres.ok).toBe(true);
+    expect(health.body.error.redis.status).toBe('down');
+    expect(health.body.details.postgres.status).toBe('up');
     await redis.start();
     await waitFor(async () => (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200, {
       timeout: 30_000,

@@ -291,7 +291,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     const builds = async () =>
       Number(
         (await world.get('/metrics')).body.match(
-          /leaderboard_board_build_seconds_count\{ladder="igame-gomoku",view="live"\} (\d+)/,
+          /ranking_board_build_duration_seconds_count\{ladder="igame-gomoku",view="live"\} (\d+)/,
         )?.[1] ?? 0,
       );
     for (let i = 0; i < 10; i++) {

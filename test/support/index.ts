@@ -7,3 +7,4 @@ export * from './rating-scenario.js';
 export * from './maintenance-scenario.js';
 export * from './collect-text.js';
 export * from './topic-reader.js';
+export * from './http-probe.js';

@@ -1,5 +1,6 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import type { LadderEvent } from '@ranking/contracts';
 import type { LadderConfig } from '@ranking/rating';
@@ -67,7 +68,7 @@ export class MaintenanceScenario {
     module: (env: Environment) => DynamicModule,
     extra: Record<string, string> = {},
   ): Promise<INestApplication> {
-    const app = await NestFactory.create(module(this.environment(extra)), {
+    const app = await NestFactory.create(module(this.environment(extra)), new FastifyAdapter(), {
       logger: ['error', 'warn'],
       abortOnError: false,
     });
@@ -80,7 +81,6 @@ export class MaintenanceScenario {
     return new ServiceProcess('dist/apps/maintenance-service/src/main.js', {
       DATABASE_URL: this.databaseUrl,
       KAFKA_TOPIC_PREFIX: this.world.prefix,
-      MAINTENANCE_HTTP_PORT: String(20000 + Math.floor(Math.random() * 20000)),
       ...extra,
     });
   }

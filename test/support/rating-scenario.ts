@@ -45,10 +45,12 @@ export class RatingScenario {
     await admin.disconnect();
   }
 
-  service(): ServiceProcess {
+  /** The built rating service on this world's database and topics; `env`: extra variables. */
+  service(env: Record<string, string> = {}): ServiceProcess {
     return new ServiceProcess('dist/apps/rating-service/src/main.js', {
       DATABASE_URL: this.database.url,
       KAFKA_TOPIC_PREFIX: this.prefix,
+      ...env,
     });
   }
 

@@ -1,9 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
-/** A built service run as its own process, as in production, so a test can SIGKILL it. */
+/** How a stopped process ended. */
+export interface ProcessEnd {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly ms: number;
+}
+
+/** Any free port for every service's HTTP server, unless a test names one. */
+const ANY_PORT = { HTTP_PORT: '0', MAINTENANCE_HTTP_PORT: '0', RATING_HTTP_PORT: '0' };
+
+/**
+ * A built service run as its own process, as in production, so a test can SIGKILL it. It
+ * listens on a free port unless the test names one; `url()` says where.
+ */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
   output = '';
+  /** Its standard output alone, since the last start. */
+  stdout = '';
+  private listening: string | null = null;
+  private pending = '';
 
   constructor(
     private readonly main: string,
@@ -12,12 +29,54 @@ export class ServiceProcess {
 
   start(): void {
     const child = spawn(process.execPath, [this.main], {
-      env: { ...process.env, ...this.env },
+      env: { ...process.env, ...ANY_PORT, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
+    this.listening = null;
+    this.pending = '';
+    this.logLines.length = 0;
+    this.stdout = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      const text = d.toString();
+      this.output += text;
+      this.stdout += text;
+      this.readLines(text);
+    });
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
     this.child = child;
+  }
+
+  /** Every JSON log line it printed since the last start, in order. */
+  readonly logLines: Record<string, unknown>[] = [];
+
+  private readLines(text: string): void {
+    const lines = (this.pending + text).split('\n');
+    this.pending = lines.pop() ?? '';
+    for (const line of lines) {
+      let entry: unknown;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (typeof entry !== 'object' || entry === null) continue;
+      const record = entry as Record<string, unknown>;
+      this.logLines.push(record);
+      if (typeof record.url === 'string' && String(record.message).startsWith('listening on'))
+        this.listening = record.url.replace(/\/$/, '');
+    }
+  }
+
+  /** The service's base URL (no trailing slash), once it listens. */
+  async url(timeoutMs = 60_000): Promise<string> {
+    const until = Date.now() + timeoutMs;
+    while (this.listening === null) {
+      if (!this.alive()) throw new Error(`the service ${this.status()}:\n${this.outputTail()}`);
+      if (Date.now() > until)
+        throw new Error(`the service did not listen in ${timeoutMs} ms:\n${this.outputTail()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.listening;
   }
 
   /** Whether it was started and has not exited since. */
@@ -40,13 +99,22 @@ export class ServiceProcess {
     return this.output.length <= chars ? this.output : `…${this.output.slice(-chars)}`;
   }
 
-  /** Stops it: SIGTERM for a clean shutdown, SIGKILL for a crash. */
-  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  /**
+   * Stops it: SIGTERM for a clean shutdown, SIGKILL for a crash. Says how it ended and how long
+   * that took (null when it was not running).
+   */
+  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<ProcessEnd | null> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (!child || child.exitCode !== null || child.signalCode !== null) return null;
+    const started = Date.now();
+    const exited = new Promise<ProcessEnd>((resolve) =>
+      child.once('exit', (code, killedBy) =>
+        resolve({ code, signal: killedBy, ms: Date.now() - started }),
+      ),
+    );
     child.kill(signal);
-    await exited;
+    const end = await exited;
     this.child = null;
+    return end;
   }
 }

@@ -7,6 +7,7 @@ import {
   type Sql,
   StandingsReader,
 } from '@ranking/persistence';
+import { closedOnShutdown } from '@ranking/operations';
 import type { LadderConfig } from '@ranking/rating';
 import { BoardStore, redisClient } from '@ranking/redis';
 import type { Redis } from 'ioredis';
@@ -34,6 +35,8 @@ export class InfrastructureModule {
         provide: REDIS,
         useFactory: () => redisClient(env.REDIS_URL, 'leaderboard-service'),
       },
+      closedOnShutdown<DataSource>(DATA_SOURCE, (db) => db.destroy()),
+      closedOnShutdown<Redis>(REDIS, (redis) => redis.quit().catch(() => redis.disconnect())),
       {
         provide: KAFKA,
         useFactory: async (): Promise<Kafka> => {

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
+import { OperationsModule } from '@ranking/operations';
 import type { LadderConfig } from '@ranking/rating';
 import { BoardsModule } from './boards/boards.module.js';
 import { InfrastructureModule } from './infrastructure.module.js';
@@ -16,6 +17,7 @@ export class LeaderboardServiceModule {
     return {
       module: LeaderboardServiceModule,
       imports: [
+        OperationsModule,
         InfrastructureModule.forRoot(env, ladders),
         BoardsModule,
         LaddersModule,

@@ -1,18 +1,18 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
-import type { Sql } from '@ranking/persistence';
+import { ServiceMetrics } from '@ranking/operations';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { MAINTENANCE_CONSUMER } from './maintenance-batch.js';
-import { maintenanceBatchHandler } from './maintenance-batch-handler.js';
+import { maintenanceBatchHandler, type MaintenanceTx } from './maintenance-batch-handler.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
 
@@ -23,8 +23,8 @@ import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
  */
 @Injectable()
 export class DisconnectConsumer
-  extends CheckpointedConsumer<Sql>
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  extends CheckpointedConsumer<MaintenanceTx>
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   constructor(
     @Inject(ENVIRONMENT) env: Environment,
@@ -32,15 +32,19 @@ export class DisconnectConsumer
     @Inject(DATA_SOURCE) db: DataSource,
     @Inject(LADDERS) ladders: ReadonlyMap<string, LadderConfig>,
     @Inject(OutboxRelay) relay: OutboxRelay,
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
     super(kafka, {
       topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
       logger: new Logger(DisconnectConsumer.name),
-      handler: maintenanceBatchHandler(db, ladders, topics),
+      handler: maintenanceBatchHandler(db, ladders, topics, (byLadder) => {
+        for (const [ladder, n] of byLadder) metrics.penalties.inc({ ladder }, n);
+      }),
       // Penalties and dead letters wait in the outbox: publish them now, not at the next tick.
       afterBatch: () => relay.wake(),
+      observer: metrics.consumerObserver(topics.ladderEvents),
     });
   }
 
@@ -48,7 +52,8 @@ export class DisconnectConsumer
     return this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** Before the connections close: the batch under way commits, nothing new is fetched. */
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

@@ -13,6 +13,12 @@ import type { LadderConfig } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
 import { applyMaintenanceMessages, MAINTENANCE_CONSUMER } from './maintenance-batch.js';
 
+/** A maintenance transaction: its SQL, and the penalties it decided by ladder (counted once it commits). */
+export interface MaintenanceTx {
+  readonly sql: Sql;
+  readonly penalties: Map<string, number>;
+}
+
 /**
  * The maintenance service's part of the consumer protocol: each group in one PostgreSQL
  * transaction, checkpoints in `consumer_offsets` under its own name, clocks and disconnect
@@ -23,14 +29,33 @@ export function maintenanceBatchHandler(
   db: DataSource,
   ladders: ReadonlyMap<string, LadderConfig>,
   topics: { ladderEvents: string; deadLetter: string },
-): BatchHandler<Sql> {
+  /** Told the penalties of each committed transaction, by ladder (metrics). */
+  penalized: (byLadder: ReadonlyMap<string, number>) => void = () => undefined,
+): BatchHandler<MaintenanceTx> {
+  const checkpoints = OffsetStore.checkpointsOf(MAINTENANCE_CONSUMER, topics.ladderEvents);
   return {
-    transaction: (work) => db.transaction((manager) => work(sqlOf(manager))),
-    checkpoints: OffsetStore.checkpointsOf(MAINTENANCE_CONSUMER, topics.ladderEvents),
-    apply: async (sql, messages) => {
-      await applyMaintenanceMessages(sql, ladders, topics.ladderEvents, messages);
+    transaction: async (work) => {
+      const penalties = new Map<string, number>();
+      const result = await db.transaction((manager) => work({ sql: sqlOf(manager), penalties }));
+      penalized(penalties);
+      return result;
     },
-    quarantine: async (sql, message, error) => {
+    checkpoints: {
+      lock: (tx, logEnds) => checkpoints.lock(tx.sql, logEnds),
+      save: (tx, next) => checkpoints.save(tx.sql, next),
+      all: (tx) => checkpoints.all(tx.sql),
+    },
+    apply: async (tx, messages) => {
+      const { penaltiesByLadder } = await applyMaintenanceMessages(
+        tx.sql,
+        ladders,
+        topics.ladderEvents,
+        messages,
+      );
+      for (const [ladder, n] of penaltiesByLadder)
+        tx.penalties.set(ladder, (tx.penalties.get(ladder) ?? 0) + n);
+    },
+    quarantine: async ({ sql }, message, error) => {
       const rejected = unprocessable(message, error);
       await new MessageLog(sql).recordRejected([rejected], MAINTENANCE_CONSUMER);
       const letter = deadLetterOf(rejected, topics.deadLetter, MAINTENANCE_CONSUMER);

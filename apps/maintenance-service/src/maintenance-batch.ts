@@ -53,7 +53,7 @@ export async function applyMaintenanceMessages(
   ladders: ReadonlyMap<string, LadderConfig>,
   topic: string,
   fresh: readonly ConsumedMessage[],
-): Promise<Omit<MaintenanceBatchResult, 'skipped'>> {
+): Promise<Omit<MaintenanceBatchResult, 'skipped'> & { penaltiesByLadder: Map<string, number> }> {
   const starts = new Map<string, number>();
   const games = new Map<string, GameFinished[]>();
   for (const message of fresh) {
@@ -83,6 +83,7 @@ export async function applyMaintenanceMessages(
   const outbox = new MaintenanceOutbox(sql);
   let gamesCounted = 0;
   let penalties = 0;
+  const penaltiesByLadder = new Map<string, number>();
   for (const [id, ladderGames] of games) {
     const ladder = ladders.get(id)!;
     // A repeated id (a game sent twice) counts once, as the rating service applies it once.
@@ -103,9 +104,10 @@ export async function applyMaintenanceMessages(
     await outbox.enqueue(decided.map((e) => ({ topic, key: id, value: JSON.stringify(e) })));
     gamesCounted += counting.length;
     penalties += decided.length;
+    if (decided.length > 0) penaltiesByLadder.set(id, decided.length);
   }
 
-  return { clocksStarted: starts.size, gamesCounted, penalties };
+  return { clocksStarted: starts.size, gamesCounted, penalties, penaltiesByLadder };
 }
 
 /**
@@ -127,7 +129,13 @@ export async function handleMaintenanceBatch(
     OffsetStore.checkpointsOf(MAINTENANCE_CONSUMER, topic),
     [{ partition, messages, ...(logEnd === undefined ? {} : { logEnd }) }],
     async (tx, fresh) => {
-      result = await applyMaintenanceMessages(tx, ladders, topic, fresh);
+      const { clocksStarted, gamesCounted, penalties } = await applyMaintenanceMessages(
+        tx,
+        ladders,
+        topic,
+        fresh,
+      );
+      result = { clocksStarted, gamesCounted, penalties };
     },
   );
   return {

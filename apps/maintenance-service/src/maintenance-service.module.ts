@@ -1,12 +1,23 @@
 import { type DynamicModule, Module, Logger } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
 import type { Environment } from '@ranking/config';
 import { serviceKafka } from '@ranking/kafka';
+import {
+  closedOnShutdown,
+  consumerLiveness,
+  consumerReadiness,
+  kafkaCheck,
+  LIVENESS_CHECKS,
+  OPERATIONS_CONTROLLERS,
+  OperationsModule,
+  postgresCheck,
+  READINESS_CHECKS,
+} from '@ranking/operations';
 import { openServiceDataSource } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
+import type { Kafka } from 'kafkajs';
+import type { DataSource } from 'typeorm';
 import { type Clock, systemClock } from './clock.js';
 import { DisconnectConsumer } from './disconnect-consumer.js';
-import { HealthController } from './health.controller.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { PeriodTicker } from './period-ticker.js';
 import { ScheduleController } from './schedule.controller.js';
@@ -22,8 +33,8 @@ export class MaintenanceServiceModule {
   ): DynamicModule {
     return {
       module: MaintenanceServiceModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: [HealthController, ScheduleController],
+      imports: [OperationsModule],
+      controllers: [...OPERATIONS_CONTROLLERS, ScheduleController],
       providers: [
         { provide: ENVIRONMENT, useValue: env },
         { provide: LADDERS, useValue: ladders },
@@ -38,6 +49,7 @@ export class MaintenanceServiceModule {
               new Logger('PostgreSQL'),
             ),
         },
+        closedOnShutdown<DataSource>(DATA_SOURCE, (db) => db.destroy()),
         {
           provide: KAFKA,
           inject: [ENVIRONMENT],
@@ -52,6 +64,20 @@ export class MaintenanceServiceModule {
         OutboxRelay,
         DisconnectConsumer,
         PeriodTicker,
+        {
+          provide: READINESS_CHECKS,
+          inject: [DATA_SOURCE, KAFKA, DisconnectConsumer],
+          useFactory: (db: DataSource, kafka: Kafka, consumer: DisconnectConsumer) => [
+            postgresCheck(db),
+            kafkaCheck(kafka),
+            consumerReadiness('consumer', consumer, env.READY_MAX_LAG_MESSAGES),
+          ],
+        },
+        {
+          provide: LIVENESS_CHECKS,
+          inject: [DisconnectConsumer],
+          useFactory: (consumer: DisconnectConsumer) => [consumerLiveness('consumer', consumer)],
+        },
       ],
     };
   }

@@ -1,11 +1,12 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { OutboxRelayLoop } from '@ranking/kafka';
+import { ServiceMetrics } from '@ranking/operations';
 import { MaintenanceOutbox, sqlOf } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -17,9 +18,13 @@ const BATCH = 500;
 @Injectable()
 export class OutboxRelay
   extends OutboxRelayLoop
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  constructor(@Inject(KAFKA) kafka: Kafka, @Inject(DATA_SOURCE) db: DataSource) {
+  constructor(
+    @Inject(KAFKA) kafka: Kafka,
+    @Inject(DATA_SOURCE) db: DataSource,
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
+  ) {
     super(kafka, {
       logger: new Logger(OutboxRelay.name),
       busyAt: BATCH,
@@ -33,13 +38,15 @@ export class OutboxRelay
           return rows.length;
         }),
     });
+    metrics.countOutbox(() => new MaintenanceOutbox(sqlOf(db.manager)).pending());
   }
 
   onApplicationBootstrap(): Promise<void> {
     return this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** After the consumer and the ticker stopped (they depend on it): what they left goes first. */
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

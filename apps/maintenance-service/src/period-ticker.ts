@@ -1,12 +1,13 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { topicNames } from '@ranking/kafka';
+import { ServiceMetrics } from '@ranking/operations';
 import { ClockStore, MaintenanceOutbox, type OpenPeriod, sqlOf } from '@ranking/persistence';
 import { dueCloses, type LadderConfig, PeriodCalendar, periodClosedEvent } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
@@ -20,7 +21,7 @@ import { CLOCK, DATA_SOURCE, ENVIRONMENT, LADDERS } from './tokens.js';
  * ladder's clock rows (a second instance skips a ladder being closed) and moves them on.
  */
 @Injectable()
-export class PeriodTicker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PeriodTicker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PeriodTicker.name);
   /** How long after a period's close it is published. */
   readonly graceMs: number;
@@ -35,6 +36,7 @@ export class PeriodTicker implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(DATA_SOURCE) private readonly db: DataSource,
     @Inject(LADDERS) private readonly ladders: ReadonlyMap<string, LadderConfig>,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {
     this.graceMs = env.MAINTENANCE_GRACE_SECONDS * 1000;
     this.tickMs = env.MAINTENANCE_TICK_MS;
@@ -53,7 +55,7 @@ export class PeriodTicker implements OnApplicationBootstrap, OnApplicationShutdo
     }, this.tickMs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
@@ -71,25 +73,30 @@ export class PeriodTicker implements OnApplicationBootstrap, OnApplicationShutdo
     for (const id of due) {
       const ladder = this.ladders.get(id);
       if (!ladder) {
-        this.logger.warn(`a clock runs for ladder ${id}, which is not configured: skipped`);
+        this.logger.warn(`a clock runs for ladder ${id}, which is not configured: skipped`, {
+          ladder: id,
+        });
         continue;
       }
-      decided += await this.closeLadder(ladder, at);
+      const periods = await this.closeLadder(ladder, at);
+      for (const period of periods) this.metrics.periodCloses.inc({ ladder: ladder.id, period });
+      decided += periods.length;
     }
     if (decided > 0) this.relay.wake();
     return decided;
   }
 
-  private closeLadder(ladder: LadderConfig, at: number): Promise<number> {
+  /** The periods it closed, once committed. */
+  private closeLadder(ladder: LadderConfig, at: number): Promise<string[]> {
     return this.db.transaction(async (manager) => {
       const sql = sqlOf(manager);
       const clocks = new ClockStore(sql);
       const open = await clocks.lock(ladder.id);
-      if (!open) return 0;
+      if (!open) return [];
       const calendar = PeriodCalendar.of(ladder.timezone);
       const windows = open.map((o) => calendar.window(o.period, o.key));
       const step = dueCloses(windows, calendar, at);
-      if (step.due.length === 0) return 0;
+      if (step.due.length === 0) return [];
       await new MaintenanceOutbox(sql).enqueue(
         step.due.map((w) => ({
           topic: this.topic,
@@ -106,8 +113,11 @@ export class PeriodTicker implements OnApplicationBootstrap, OnApplicationShutdo
         })),
       );
       if (step.due.length > 1)
-        this.logger.log(`${ladder.id}: ${step.due.length} closes were due (catching up)`);
-      return step.due.length;
+        this.logger.log(`${ladder.id}: ${step.due.length} closes were due (catching up)`, {
+          ladder: ladder.id,
+          closes: step.due.map((w) => `${w.period}:${w.key}`),
+        });
+      return step.due.map((w) => w.period);
     });
   }
 }

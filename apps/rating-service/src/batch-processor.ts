@@ -16,6 +16,7 @@ import {
   ratingChangeMessage,
   ReplayEngine,
 } from '@ranking/rating';
+import { type OutcomeCount, OutcomeTally } from '@ranking/kafka';
 import {
   deadLetterOf,
   type HistoryRow,
@@ -37,6 +38,8 @@ export interface BatchResult {
   readonly accepted: number;
   readonly duplicates: number;
   readonly rejected: number;
+  /** The same by outcome: applied, void (accepted, but the rules void it), duplicate, rejected by reason. */
+  readonly outcomes: readonly OutcomeCount[];
 }
 
 interface Pending {
@@ -110,7 +113,12 @@ export class BatchProcessor {
     await this.log.recordRejected(pending.rejected);
     await this.log.enqueue(pending.outbox);
     await this.repo.saveLadders(counters);
-    return { accepted, duplicates, rejected: pending.rejected.length };
+    const tally = new OutcomeTally();
+    tally.add('applied', accepted - pending.voids.length);
+    tally.add('void', pending.voids.length);
+    tally.add('duplicate', duplicates);
+    for (const r of pending.rejected) tally.add('rejected', 1, r.reason);
+    return { accepted, duplicates, rejected: pending.rejected.length, outcomes: tally.list() };
   }
 
   /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they touch. */

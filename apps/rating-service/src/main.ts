@@ -1,20 +1,17 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { loadEnvironment, loadLadders } from '@ranking/config';
+import { startHttpService } from '@ranking/operations';
 import { RatingServiceModule } from './rating-service.module.js';
 
-/** The rating service: the only writer of ladder state. */
+/** The rating service: the only writer of ladder state; HTTP for its probes and metrics. */
 try {
   // Configuration first: a bad value stops the process with one line that names it.
   const env = loadEnvironment();
-  const app = await NestFactory.createApplicationContext(
-    RatingServiceModule.forRoot(env, loadLadders(env)),
-    {
-      logger: ['log', 'warn', 'error'],
-      abortOnError: false,
-    },
-  );
-  app.enableShutdownHooks();
+  await startHttpService({
+    name: 'rating-service',
+    env,
+    module: RatingServiceModule.forRoot(env, loadLadders(env)),
+  });
 } catch (error) {
   process.stderr.write(`rating-service: ${(error as Error).message}\n`);
   process.exit(1);

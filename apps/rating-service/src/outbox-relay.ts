@@ -1,12 +1,13 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { OutboxRelayLoop } from '@ranking/kafka';
-import { MessageLog, preparedSqlOf } from '@ranking/persistence';
+import { ServiceMetrics } from '@ranking/operations';
+import { MessageLog, preparedSqlOf, sqlOf } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE, KAFKA } from './tokens.js';
@@ -18,9 +19,13 @@ const ROWS = 20;
 @Injectable()
 export class OutboxRelay
   extends OutboxRelayLoop
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  constructor(@Inject(KAFKA) kafka: Kafka, @Inject(DATA_SOURCE) db: DataSource) {
+  constructor(
+    @Inject(KAFKA) kafka: Kafka,
+    @Inject(DATA_SOURCE) db: DataSource,
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
+  ) {
     super(kafka, {
       logger: new Logger(OutboxRelay.name),
       // A row is a whole transaction's messages: any row at all is worth another round.
@@ -35,13 +40,15 @@ export class OutboxRelay
           return rows.length;
         }),
     });
+    metrics.countOutbox(() => new MessageLog(sqlOf(db.manager)).pendingOutboxMessages());
   }
 
   onApplicationBootstrap(): Promise<void> {
     return this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** After the consumer stopped (it depends on the relay): what it left is published first. */
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

@@ -31,7 +31,7 @@ export async function handleBatchGroup(
   batches: readonly PartitionBatch[],
   options: { consumer?: string; topics?: RatingTopics } = {},
 ): Promise<GroupResult> {
-  let result: BatchResult = { accepted: 0, duplicates: 0, rejected: 0 };
+  let result: BatchResult = { accepted: 0, duplicates: 0, rejected: 0, outcomes: [] };
   const guarded = await applyAboveCheckpoints(
     sql,
     OffsetStore.checkpointsOf(options.consumer ?? RATING_CONSUMER, topic),
@@ -69,6 +69,7 @@ export async function handlePartitionBatch(
     accepted: result.accepted,
     duplicates: result.duplicates,
     rejected: result.rejected,
+    outcomes: result.outcomes,
     skipped: result.skipped,
     nextOffset: result.nextOffsets.get(partition) ?? null,
     logRecreated: result.recreated.includes(partition),

@@ -19,9 +19,8 @@ export function ratingBatchHandler(
   return {
     transaction: (work) => db.transaction((manager) => work(preparedSqlOf(manager))),
     checkpoints: OffsetStore.checkpointsOf(RATING_CONSUMER, topic),
-    apply: async (sql, messages) => {
-      await new BatchProcessor(sql, ladders, topics).process(messages);
-    },
+    apply: async (sql, messages) =>
+      (await new BatchProcessor(sql, ladders, topics).process(messages)).outcomes,
     quarantine: (sql, message, error) =>
       new BatchProcessor(sql, ladders, topics).setAside(message, error),
     classify: classifyFailure,

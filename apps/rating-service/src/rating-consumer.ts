@@ -1,12 +1,13 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
+import { ServiceMetrics } from '@ranking/operations';
 import type { Sql } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
@@ -24,7 +25,7 @@ import { OutboxRelay } from './outbox-relay.js';
 @Injectable()
 export class RatingConsumer
   extends CheckpointedConsumer<Sql>
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   constructor(
     @Inject(ENVIRONMENT) env: Environment,
@@ -32,6 +33,7 @@ export class RatingConsumer
     @Inject(DATA_SOURCE) db: DataSource,
     @Inject(LADDERS) ladders: ReadonlyMap<string, LadderConfig>,
     @Inject(OutboxRelay) relay: OutboxRelay,
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
     super(kafka, {
@@ -43,6 +45,7 @@ export class RatingConsumer
       // another's writes; a steady load's fetch is one transaction for every partition.
       transactionsInFlight: env.RATING_TRANSACTIONS_IN_FLIGHT,
       afterBatch: () => relay.wake(),
+      observer: metrics.consumerObserver(topics.ladderEvents),
     });
   }
 
@@ -50,7 +53,8 @@ export class RatingConsumer
     return this.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** Before the connections close: the batch under way commits, nothing new is fetched. */
+  beforeApplicationShutdown(): Promise<void> {
     return this.stop();
   }
 }

@@ -1,14 +1,16 @@
 import { backoffDelay, sleep } from './backoff.js';
 import { batchHalves, messageCount } from './batch-halves.js';
 import type { BatchHandler } from './batch-handler.js';
-import { applyAboveCheckpoints } from './checkpoint-guard.js';
+import { applyAboveCheckpoints, type GuardedWork } from './checkpoint-guard.js';
 import {
   type ConsumedMessage,
   type ConsumerLogger,
+  messageFields,
   messagePlace,
   type PartitionBatch,
 } from './consumed-message.js';
 import { errorMessage, type FailureKind } from './failure-kind.js';
+import type { OutcomeCount } from './message-outcome.js';
 
 /** Tries of a whole group, and of a single message, before a deterministic failure counts. */
 export const DETERMINISTIC_TRIES = 3;
@@ -27,6 +29,8 @@ export interface SettlerOptions {
   readonly holds: (partition: number) => boolean;
   /** Keeps the group membership alive while a batch waits to be retried. */
   readonly heartbeat: () => Promise<void>;
+  /** How the messages of each committed transaction ended (metrics). */
+  readonly committed?: (outcomes: readonly OutcomeCount[]) => void;
 }
 
 /** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
@@ -40,6 +44,7 @@ export function warnLogRecreated(
     `${topic}/${partition}: the stored checkpoint lies beyond the end of the log (${logEnd}); ` +
       'the topic was recreated or the broker started empty, so the partition is read from its ' +
       'start again (events already stored are recognised by id)',
+    { topic, partition, logEnd: logEnd.toString() },
   );
 }
 
@@ -110,10 +115,12 @@ export class BatchSettler<Tx> {
     const message: ConsumedMessage = part[0]!.messages[0]!;
     this.options.logger.error(
       `${messagePlace(message)} cannot be applied and is set aside as unprocessable: ${errorMessage(error)}`,
+      { ...messageFields(message), error: errorMessage(error) },
     );
-    const failure = await this.commit(part, Infinity, (tx, fresh) =>
-      this.handler.quarantine(tx, fresh[0]!, error),
-    );
+    const failure = await this.commit(part, Infinity, async (tx, fresh) => {
+      await this.handler.quarantine(tx, fresh[0]!, error);
+      return [{ outcome: 'unprocessable', count: 1 }];
+    });
     if (failure === null) this.quarantined++;
   }
 
@@ -125,7 +132,7 @@ export class BatchSettler<Tx> {
   private async commit(
     part: readonly PartitionBatch[],
     tries: number,
-    work: (tx: Tx, fresh: readonly ConsumedMessage[]) => Promise<void>,
+    work: GuardedWork<Tx>,
   ): Promise<{ error: unknown } | null> {
     const { handler, options } = this;
     const retry = { state: { since: 0, attempts: 0, error: '' } };
@@ -142,6 +149,7 @@ export class BatchSettler<Tx> {
             const batch = live.find((b) => b.partition === partition)!;
             warnLogRecreated(options.logger, options.topic, partition, batch.logEnd ?? 0n);
           }
+          options.committed?.(outcome.outcomes);
           return null;
         } catch (error) {
           const kind: FailureKind = handler.classify(error);
@@ -158,6 +166,13 @@ export class BatchSettler<Tx> {
           }
           options.logger.warn(
             `${options.topic} ${describeGroup(live)} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${errorMessage(error)}`,
+            {
+              topic: options.topic,
+              partitions: live.map((b) => b.partition),
+              offsets: live.map((b) => b.messages[0]!.offset),
+              attempt,
+              kind,
+            },
           );
           await sleep(wait);
           await options.heartbeat().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { ConsumedMessage, PartitionBatch } from './consumed-message.js';
+import type { OutcomeCount } from './message-outcome.js';
 
 /** A partition's stored checkpoint, locked for the transaction. */
 export interface LockedCheckpoint {
@@ -36,7 +37,15 @@ export interface GuardedOutcome {
   readonly recreated: readonly number[];
   /** Each partition's checkpoint after the transaction (null: none stored, none moved). */
   readonly next: ReadonlyMap<number, bigint | null>;
+  /** How the messages ended, as the work counted them, plus the skipped ones as duplicates. */
+  readonly outcomes: readonly OutcomeCount[];
 }
+
+/** What a guarded transaction's work returns: how its messages ended, if it counts them. */
+export type GuardedWork<Tx> = (
+  tx: Tx,
+  fresh: readonly ConsumedMessage[],
+) => Promise<readonly OutcomeCount[] | void>;
 
 /**
  * The checkpoint guard, inside the caller's transaction: locks the batches' checkpoints, hands
@@ -48,7 +57,7 @@ export async function applyAboveCheckpoints<Tx>(
   tx: Tx,
   checkpoints: CheckpointStore<Tx>,
   batches: readonly PartitionBatch[],
-  work: (tx: Tx, fresh: readonly ConsumedMessage[]) => Promise<void>,
+  work: GuardedWork<Tx>,
 ): Promise<GuardedOutcome> {
   const sorted = [...batches].sort((a, b) => a.partition - b.partition);
   const locked = await checkpoints.lock(tx, new Map(sorted.map((b) => [b.partition, b.logEnd])));
@@ -67,10 +76,17 @@ export async function applyAboveCheckpoints<Tx>(
       moved.set(batch.partition, BigInt(last.offset) + 1n);
     next.set(batch.partition, moved.get(batch.partition) ?? stored);
   }
-  if (fresh.length > 0) await work(tx, fresh);
+  const counted = fresh.length > 0 ? await work(tx, fresh) : [];
   await checkpoints.save(tx, moved);
   const recreated = [...locked].filter(([, l]) => l.logRecreated).map(([p]) => p);
-  return { applied: fresh.length, skipped, recreated, next };
+  // A work that does not count its messages applied them all.
+  const outcomes: OutcomeCount[] = counted
+    ? [...counted]
+    : fresh.length > 0
+      ? [{ outcome: 'applied', count: fresh.length }]
+      : [];
+  if (skipped > 0) outcomes.push({ outcome: 'duplicate', count: skipped });
+  return { applied: fresh.length, skipped, recreated, next, outcomes };
 }
 
 /**

@@ -1,9 +1,21 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { batchGroups } from './batch-groups.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BatchSettler, type RetryState } from './batch-settler.js';
 import type { ConsumedMessage, ConsumerLogger, PartitionBatch } from './consumed-message.js';
+import { type ConsumerLag, consumerLag } from './consumer-lag.js';
 import { errorMessage } from './failure-kind.js';
+import type { OutcomeCount } from './message-outcome.js';
+
+/** What a service's metrics hear of its consumer. */
+export interface ConsumerObserver {
+  /** How the messages of a committed transaction ended. */
+  outcomes?(outcomes: readonly OutcomeCount[]): void;
+  /** A group of partition batches was settled: its messages, and the time it took in seconds. */
+  settled?(messages: number, seconds: number): void;
+  /** The lag was measured (on a timer, so a stalled consumer shows too). */
+  lag?(lag: ConsumerLag): void;
+}
 
 export interface CheckpointedConsumerOptions<Tx> {
   readonly topic: string;
@@ -18,6 +30,9 @@ export interface CheckpointedConsumerOptions<Tx> {
   readonly transactionsInFlight?: number;
   /** Called after each partition batch is settled and its offset resolved. */
   readonly afterBatch?: (batch: PartitionBatch) => void;
+  readonly observer?: ConsumerObserver;
+  /** How often the lag is measured (default LAG_INTERVAL_MS). */
+  readonly lagIntervalMs?: number;
 }
 
 /** What health checks read of a consumer. */
@@ -28,7 +43,14 @@ export interface ConsumerStatus {
   readonly retrying: RetryState | null;
   /** Messages set aside as unprocessable since the start. */
   readonly quarantined: number;
+  /** The last lag measured, null before the first measurement. */
+  readonly lag: ConsumerLag | null;
+  /** Why the consumer stopped for good (a crash kafkajs does not restart from), else null. */
+  readonly crashed: string | null;
 }
+
+/** How often a consumer measures its lag. */
+export const LAG_INTERVAL_MS = 5_000;
 
 /** The consumer fetches or heartbeats every few seconds; silence longer than this is a fault. */
 export const CONSUMER_SILENCE_MS = 30_000;
@@ -73,6 +95,11 @@ export class CheckpointedConsumer<Tx> {
   private readonly held = new Map<number, EachBatchPayload>();
   private readonly settler: BatchSettler<Tx>;
   private lastContact = 0;
+  private lag: ConsumerLag | null = null;
+  private crashed: string | null = null;
+  private admin: Promise<Admin> | null = null;
+  private lagTimer: NodeJS.Timeout | null = null;
+  private measuring = false;
 
   constructor(
     private readonly kafka: Kafka,
@@ -88,6 +115,7 @@ export class CheckpointedConsumer<Tx> {
       heartbeat: async () => {
         await Promise.all([...this.held.values()].map((p) => p.heartbeat().catch(() => undefined)));
       },
+      committed: (outcomes) => options.observer?.outcomes?.(outcomes),
     });
   }
 
@@ -96,6 +124,8 @@ export class CheckpointedConsumer<Tx> {
       lastContact: this.lastContact,
       retrying: this.settler.retryState(),
       quarantined: this.settler.quarantined,
+      lag: this.lag,
+      crashed: this.crashed,
     };
   }
 
@@ -108,6 +138,8 @@ export class CheckpointedConsumer<Tx> {
       // (drain 13-14k -> 16k events/s against 1 MiB). A steady load's fetches are small anyway:
       // the group commit takes whatever arrived, however little.
       maxBytesPerPartition: 4 << 20,
+      // A fetch waits this long for data when there is none: a shutdown waits for it too.
+      maxWaitTimeInMs: 1000,
       retry: { retries: 10 },
     });
     this.consumer = consumer;
@@ -115,7 +147,10 @@ export class CheckpointedConsumer<Tx> {
       consumer.on(event, () => (this.lastContact = Date.now()));
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       this.lastContact = 0;
-      logger.error(`consumer of ${topic} crashed: ${errorMessage(payload.error)}`);
+      if (!payload.restart) this.crashed = errorMessage(payload.error);
+      logger.error(
+        `consumer of ${topic} crashed${payload.restart ? ' (restarting)' : ' for good'}: ${errorMessage(payload.error)}`,
+      );
     });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
@@ -132,11 +167,64 @@ export class CheckpointedConsumer<Tx> {
       eachBatch: (payload) => this.onBatch(payload),
     });
     logger.log(`consuming ${topic} as group ${groupId}`);
+    void this.measureLag();
+    this.lagTimer = setInterval(
+      () => void this.measureLag(),
+      this.options.lagIntervalMs ?? LAG_INTERVAL_MS,
+    );
+    this.lagTimer.unref();
   }
 
+  /** Stops fetching, lets the batch under way commit (or abandons its retries), disconnects. */
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.lagTimer) clearInterval(this.lagTimer);
     await this.consumer?.disconnect();
+    const admin = this.admin;
+    this.admin = null;
+    await admin?.then((a) => a.disconnect()).catch(() => undefined);
+  }
+
+  /** Measures the lag: the log ends against the checkpoints (or Kafka's committed offsets). */
+  private async measureLag(): Promise<void> {
+    if (this.measuring || this.stopping) return;
+    this.measuring = true;
+    const { topic, groupId, handler, observer } = this.options;
+    try {
+      this.admin ??= this.connectAdmin();
+      const admin = await this.admin;
+      const logs = (await admin.fetchTopicOffsets(topic)).map((p) => ({
+        partition: p.partition,
+        high: BigInt(p.high),
+        low: BigInt(p.low),
+      }));
+      let positions: ReadonlyMap<number, bigint>;
+      if (handler.checkpoints.inKafka) {
+        const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+        positions = new Map(
+          (committed?.partitions ?? [])
+            .filter((p) => Number(p.offset) >= 0)
+            .map((p) => [p.partition, BigInt(p.offset)]),
+        );
+      } else positions = await handler.transaction((tx) => handler.checkpoints.all(tx));
+      if (this.stopping) return;
+      this.lag = consumerLag(logs, positions, Date.now());
+      observer?.lag?.(this.lag);
+    } catch (error) {
+      // The last measurement stands and ages; readiness says so once it is stale.
+      this.options.logger.warn(`could not measure the lag of ${topic}: ${errorMessage(error)}`);
+      const admin = this.admin;
+      this.admin = null;
+      await admin?.then((a) => a.disconnect()).catch(() => undefined);
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  private async connectAdmin(): Promise<Admin> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    return admin;
   }
 
   private async seekToCheckpoints(partitions: number[]): Promise<void> {
@@ -209,8 +297,11 @@ export class CheckpointedConsumer<Tx> {
   /** Settles a group and tells each partition's worker whether it was handled; never throws. */
   private async commitGroup(group: readonly Waiting[]): Promise<void> {
     let settled: ReadonlySet<number> = new Set();
+    const started = performance.now();
     try {
       settled = await this.settler.settle(group.map((w) => w.batch));
+      const messages = group.reduce((n, w) => n + w.batch.messages.length, 0);
+      this.options.observer?.settled?.(messages, (performance.now() - started) / 1000);
     } catch (error) {
       // The settler retries everything itself; this is a defect of ours. The partitions are
       // left unresolved, so kafkajs fetches them again.

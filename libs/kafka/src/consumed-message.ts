@@ -18,12 +18,24 @@ export interface PartitionBatch {
   readonly logEnd?: bigint;
 }
 
+/** Structured fields of a log line (the JSON logs put them at the top level). */
+export type LogFields = Readonly<
+  Record<string, string | number | boolean | null | readonly unknown[]>
+>;
+
 /** Where the consumer protocol reports (a NestJS `Logger` will do). */
 export interface ConsumerLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  log(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
 }
 
 /** `topic/partition@offset`, the way logs name a message. */
 export const messagePlace = (m: ConsumedMessage): string => `${m.topic}/${m.partition}@${m.offset}`;
+
+/** The same as log fields. */
+export const messageFields = (m: ConsumedMessage): LogFields => ({
+  topic: m.topic,
+  partition: m.partition,
+  offset: m.offset,
+});

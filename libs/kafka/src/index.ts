@@ -9,3 +9,5 @@ export * from './batch-handler.js';
 export * from './batch-halves.js';
 export * from './batch-settler.js';
 export * from './checkpointed-consumer.js';
+export * from './message-outcome.js';
+export * from './consumer-lag.js';

@@ -36,6 +36,10 @@ const nestLogCreator = () => {
   };
 };
 
+// kafkajs warns at every producer that its default partitioner changed in v2; ours was chosen
+// with v2 (keys hash to the same partitions in every client of ours), so the warning is noise.
+process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
+
 /** A kafkajs client for the comma-separated broker list, logging at `level` and above. */
 export function kafkaClient(
   brokers: string,

@@ -34,6 +34,8 @@ export interface OutboxRelayOptions {
 /** Messages per produce request: keeps each partition's record batch well under the broker's limit. */
 const SEND_CHUNK = 1000;
 const IDLE_MS = 200;
+/** Rounds a stopping relay still runs to publish what the last transactions left. */
+const FINAL_ROUNDS = 10;
 
 /**
  * Publishes what the transactions left in an outbox, oldest first, deleting rows only after
@@ -58,10 +60,18 @@ export class OutboxRelayLoop {
     this.loop = this.run();
   }
 
+  /**
+   * Stops the loop, then publishes what the last transactions left (a few rounds at most, so a
+   * shutdown stays short; the rest waits for the next start), and disconnects.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
     await this.loop;
+    for (let round = 0; round < FINAL_ROUNDS; round++) {
+      const sent = await this.relayOnce().catch(() => 0);
+      if (sent === 0 || sent < this.options.busyAt) break;
+    }
     await this.producer?.disconnect();
   }
 

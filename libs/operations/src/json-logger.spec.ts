@@ -30,7 +30,11 @@ describe('JsonLogger', () => {
     logger.error('down', 'Ctx');
     logger.log('up', 'Ctx');
     logger.verbose('detail', 'Ctx');
-    expect(lines.map((l) => (JSON.parse(l) as { level: string }).level)).toEqual(['error', 'info', 'trace']);
+    expect(lines.map((l) => (JSON.parse(l) as { level: string }).level)).toEqual([
+      'error',
+      'info',
+      'trace',
+    ]);
   });
 
   it('prints only the levels at LOG_LEVEL and above', () => {
@@ -39,7 +43,10 @@ describe('JsonLogger', () => {
     logger.debug('hidden', 'Ctx');
     logger.warn('shown', 'Ctx');
     logger.fatal('shown', 'Ctx');
-    expect(lines.map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(['shown', 'shown']);
+    expect(lines.map((l) => (JSON.parse(l) as { message: string }).message)).toEqual([
+      'shown',
+      'shown',
+    ]);
     expect(nestLogLevels('info')).toEqual(['fatal', 'error', 'warn', 'log']);
     expect(nestLogLevels('fatal')).toEqual(['fatal']);
   });

@@ -1,6 +1,7 @@
 import { guardCheckedOutClients } from './checked-out-client-guard.js';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
+import { QueryLogger } from './query-logger.js';
 
 /** A TypeORM data source on the URL's database, with the project's migrations (no synchronize). */
 export function createDataSource(url: string, applicationName = 'ranking'): DataSource {
@@ -11,7 +12,8 @@ export function createDataSource(url: string, applicationName = 'ranking'): Data
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,
-    logging: ['error'],
+    logging: ['error', 'warn', 'migration'],
+    logger: new QueryLogger(),
   });
 }
 

@@ -184,6 +184,14 @@ export class MessageLog {
     return { rows: rows.map((r) => r.id), messages };
   }
 
+  /** Messages waiting in the outbox (a bundle counts its messages). */
+  async pendingOutboxMessages(): Promise<number> {
+    const [row] = await this.sql.query<{ n: string }>(
+      'SELECT coalesce(sum(CASE WHEN bundle IS NULL THEN 1 ELSE json_array_length(bundle::json) END), 0) AS n FROM outbox',
+    );
+    return Number(row?.n ?? 0);
+  }
+
   async deleteOutbox(ids: readonly string[]): Promise<void> {
     if (ids.length > 0)
       await this.sql.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);

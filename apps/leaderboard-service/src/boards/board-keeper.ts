@@ -2,7 +2,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { BoardStore } from '@ranking/redis';
 import { BoardBuilder } from './board-builder.js';
@@ -16,7 +16,7 @@ const CHECK_MS = 1_000;
  * with no manual step. While Redis is unreachable the check just fails and is tried again.
  */
 @Injectable()
-export class BoardKeeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BoardKeeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BoardKeeper.name);
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
@@ -33,7 +33,7 @@ export class BoardKeeper implements OnApplicationBootstrap, OnApplicationShutdow
     void this.check();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.checking;
   }

@@ -1,9 +1,9 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import {
@@ -12,6 +12,7 @@ import {
   type ConsumerStatus,
   errorMessage,
   KAFKA_COMMITTED_OFFSETS,
+  messageFields,
   messagePlace,
   topicNames,
 } from '@ranking/kafka';
@@ -34,7 +35,7 @@ import { boardWork, type BoardWork } from './rating-change-message.js';
  * retried with backoff, and one that fails on its own is passed over likewise.
  */
 @Injectable()
-export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RatingChangesConsumer.name);
   private readonly consumer: CheckpointedConsumer<void>;
 
@@ -46,9 +47,10 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
     private readonly store: BoardStore,
     private readonly metrics: Metrics,
   ) {
+    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ratingChanges;
     this.consumer = new CheckpointedConsumer<void>(kafka, {
       // From the beginning on a new group: the first run catches up with closes it never saw.
-      topic: topicNames(env.KAFKA_TOPIC_PREFIX).ratingChanges,
+      topic,
       groupId: `${env.KAFKA_TOPIC_PREFIX}leaderboard-service`,
       logger: this.logger,
       handler: {
@@ -65,11 +67,7 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
         classify: (error) =>
           isRedisAway(error) || isTransient(error) ? 'transient' : 'deterministic',
       },
-      afterBatch: (batch) => {
-        const next = BigInt(batch.messages[batch.messages.length - 1]!.offset) + 1n;
-        const lag = batch.logEnd === undefined ? 0n : batch.logEnd - next;
-        this.metrics.consumerLag.set({ partition: String(batch.partition) }, Number(lag));
-      },
+      observer: metrics.shared.consumerObserver(topic),
     });
   }
 
@@ -82,7 +80,8 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
     return this.consumer.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  /** Before Redis and PostgreSQL close: the batch under way finishes, nothing new is fetched. */
+  beforeApplicationShutdown(): Promise<void> {
     return this.consumer.stop();
   }
 
@@ -92,7 +91,7 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, OnApplicat
     for (const message of messages) {
       const parsed = boardWork(message.value?.toString('utf8') ?? '');
       if (typeof parsed === 'string') {
-        this.logger.warn(`passed over ${messagePlace(message)}: ${parsed}`);
+        this.logger.warn(`passed over ${messagePlace(message)}: ${parsed}`, messageFields(message));
         this.metrics.skippedMessages.inc({ reason: 'unreadable' });
       } else work.push(...parsed);
     }

@@ -1,0 +1,70 @@
+import { type DynamicModule, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Environment } from '@ranking/config';
+import type { AddressInfo } from 'node:net';
+import { JsonLogger } from './json-logger.js';
+import { SERVICE_PORTS, type ServiceName } from './probe-paths.js';
+import { ServiceMetrics } from './service-metrics.js';
+
+/** A shutdown that takes longer than this is cut short (orchestrators kill at 10 s or later). */
+export const SHUTDOWN_DEADLINE_MS = 9_000;
+
+export interface HttpServiceOptions {
+  readonly name: ServiceName;
+  readonly env: Environment;
+  readonly module: DynamicModule;
+  /** Pipes, filters, the OpenAPI document: whatever the service adds before it listens. */
+  readonly configure?: (app: NestFastifyApplication) => void | Promise<void>;
+}
+
+/**
+ * Starts a service the one way all three start: Fastify, JSON logs at LOG_LEVEL, request times
+ * in `http_request_duration_seconds`, listening on HOST and the service's port. On SIGTERM or
+ * SIGINT readiness turns 503, the work under way finishes, connections close (Nest's shutdown
+ * hooks) and the process exits 0, or 1 if that took longer than SHUTDOWN_DEADLINE_MS.
+ */
+export async function startHttpService(
+  options: HttpServiceOptions,
+): Promise<NestFastifyApplication> {
+  const { name, env } = options;
+  const app = await NestFactory.create<NestFastifyApplication>(
+    options.module,
+    new FastifyAdapter(),
+    {
+      logger: new JsonLogger(env.LOG_LEVEL),
+      abortOnError: false,
+    },
+  );
+  const logger = new Logger(name);
+  const metrics = app.get(ServiceMetrics);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onResponse', (request, reply, done) => {
+      metrics.httpDuration.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1e3,
+      );
+      done();
+    });
+  await options.configure?.(app);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => {
+      logger.log(`${signal}: shutting down`, { signal });
+      setTimeout(() => {
+        logger.error(`shutdown took over ${SHUTDOWN_DEADLINE_MS} ms: exiting`);
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+    });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  await app.listen(env[SERVICE_PORTS[name].variable], env.HOST);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}/`;
+  logger.log(`listening on ${url}`, { url, port });
+  return app;
+}
