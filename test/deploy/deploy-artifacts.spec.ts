@@ -1,0 +1,218 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROBE_PATHS } from '@ranking/operations';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import {
+  composeProblems,
+  dockerfileProblems,
+  dockerfileStages,
+  dockerignoreProblems,
+  filesReadAtRunTime,
+  imageEnvironment,
+  imageHolds,
+  kustomizationProblems,
+  manifestProblems,
+  readCompose,
+  readManifests,
+  ROOT,
+  unknownVariables,
+  validateManifest,
+  type Manifest,
+} from './deploy-checks.js';
+
+// No container engine or cluster runs here: these check the files' shape and their agreement
+// with the services' configuration (libs/config) and probe paths (libs/operations), not that
+// an image builds or a pod starts.
+const K8S = join(ROOT, 'deploy/k8s');
+const COMPOSE = join(ROOT, 'deploy/docker-compose.yml');
+const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+const image = imageEnvironment(stages);
+const manifests = readManifests(K8S);
+const copy = <T>(value: T): T => structuredClone(value);
+const AT =
+  'deploy/k8s/leaderboard-service.yaml Deployment/leaderboard-service container leaderboard-service';
+
+describe('the Dockerfile', () => {
+  it('is multi-stage, installs production dependencies only and runs as a non-root user', () => {
+    expect(dockerfileProblems(stages)).toEqual([]);
+  });
+
+  it('holds every file the built code reads at run time', () => {
+    const read = filesReadAtRunTime();
+    expect(read.map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        'apps/leaderboard-service/public',
+        'dist/apps/cli/src/ranking.js',
+        'dist/libs/contracts/src/events.schema.json',
+      ]),
+    );
+    expect(read.filter(({ path }) => !imageHolds(path))).toEqual([]);
+  });
+
+  it('is refused when single-stage, installing dev dependencies, as root', () => {
+    const bad = dockerfileStages(
+      'FROM node:20-bookworm-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci && npm run build\n',
+    );
+    expect(dockerfileProblems(bad)).toEqual(
+      expect.arrayContaining([
+        'Dockerfile: not multi-stage',
+        'Dockerfile: the final stage has no USER (runs as root)',
+        'Dockerfile: the final stage installs dev dependencies: RUN npm ci && npm run build',
+      ]),
+    );
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps node_modules, dist, .git, .kafka and .run out, and nothing the Dockerfile copies', () => {
+    expect(dockerignoreProblems(readFileSync(join(ROOT, '.dockerignore'), 'utf8'), stages)).toEqual(
+      [],
+    );
+  });
+
+  it('is refused when it misses one or excludes a copied folder', () => {
+    expect(
+      dockerignoreProblems('node_modules\ndist\n.git\n.run\nlibs\n**/*.json\n', stages),
+    ).toEqual([
+      '.dockerignore: does not exclude .kafka',
+      '.dockerignore: excludes package.json, which the Dockerfile copies',
+      '.dockerignore: excludes package-lock.json, which the Dockerfile copies',
+      '.dockerignore: excludes tsconfig.json, which the Dockerfile copies',
+      '.dockerignore: excludes tsconfig.build.json, which the Dockerfile copies',
+      '.dockerignore: excludes libs, which the Dockerfile copies',
+      '.dockerignore: excludes package.json, which the Dockerfile copies',
+      '.dockerignore: excludes package-lock.json, which the Dockerfile copies',
+      '.dockerignore: excludes deploy/demo-tournaments.json, which the Dockerfile copies',
+    ]);
+  });
+});
+
+describe('the Kubernetes manifests', () => {
+  it.each(manifests.map((m) => [`${m.file} ${String(m.doc.kind)}`, m] as const))(
+    '%s validates against its schema',
+    (_name, manifest) => {
+      expect(() => validateManifest(manifest.doc)).not.toThrow();
+    },
+  );
+
+  it('hold a ConfigMap, a Secret, the migrate Job and a Deployment per service', () => {
+    const kinds = manifests.map((m) => String(m.doc.kind)).sort();
+    expect(kinds).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'Deployment',
+      'Deployment',
+      'Job',
+      'Secret',
+      'Service',
+    ]);
+  });
+
+  it('set known variables only, probe the probe paths on the ports the services listen on', () => {
+    expect(manifestProblems(manifests, image)).toEqual([]);
+  });
+
+  it('are all listed in the kustomization', () => {
+    expect(kustomizationProblems(K8S, manifests)).toEqual([]);
+  });
+
+  it('the schemas refuse a probe port of the wrong type, and an unknown kind', () => {
+    const broken = copy(leaderboard().doc) as { spec: { template: { spec: Pod } } };
+    broken.spec.template.spec.containers[0]!.livenessProbe!.httpGet.port = true;
+    expect(() => new Deployment(broken as never).validate()).toThrow(/port/);
+    expect(() => validateManifest({ apiVersion: 'apps/v1', kind: 'Deploymnet' })).toThrow(
+      'unknown kind apps/v1 Deploymnet',
+    );
+  });
+
+  it('an unknown variable, a value the configuration refuses or a wrong path is caught', () => {
+    expect(unknownVariables(['HTTP_PORT', 'HTTP_PROT', 'DATABASE_URL'])).toEqual(['HTTP_PROT']);
+    const bad = copy(leaderboard());
+    const container = containerOf(bad);
+    container.readinessProbe!.httpGet.path = '/ready';
+    container.livenessProbe!.httpGet.path = PROBE_PATHS.ready;
+    container.env!.push({ name: 'HTTP_PROT', value: '3000' }, { name: 'LOG_LEVEL', value: 'loud' });
+    expect(manifestProblems([...others(), bad], image)).toEqual([
+      `${AT}: HTTP_PROT is not a variable the services' configuration knows`,
+      `${AT}: the configuration refuses it: LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace`,
+      `${AT}: livenessProbe on /health/ready, not /health/live`,
+      `${AT}: readinessProbe on /ready, not a probe path`,
+    ]);
+  });
+
+  it('a port the service does not listen on is caught', () => {
+    const moved = copy(leaderboard());
+    containerOf(moved).ports![0]!.containerPort = 3005;
+    expect(manifestProblems([...others(), moved], image)).toEqual([
+      `${AT}: containerPort 3005, not 3000`,
+      `${AT}: livenessProbe on port http (3005), not 3000`,
+      `${AT}: readinessProbe on port http (3005), not 3000`,
+      `${AT}: startupProbe on port http (3005), not 3000`,
+    ]);
+    const elsewhere = copy(leaderboard());
+    containerOf(elsewhere).env!.push({ name: 'HTTP_PORT', value: '8080' });
+    expect(manifestProblems([...others(), elsewhere], image)).toEqual(
+      expect.arrayContaining([`${AT}: containerPort 3000, not 8080`]),
+    );
+  });
+
+  it('a container without its probes, or bound to 127.0.0.1, is caught', () => {
+    const bare = copy(leaderboard());
+    const container = containerOf(bare);
+    delete container.livenessProbe;
+    container.env!.push({ name: 'HOST', value: '127.0.0.1' });
+    expect(manifestProblems([...others(), bare], image)).toEqual([
+      `${AT}: HOST is 127.0.0.1, so the port is not reachable`,
+      `${AT}: no livenessProbe`,
+    ]);
+  });
+});
+
+describe('deploy/docker-compose.yml', () => {
+  const compose = readCompose(COMPOSE);
+
+  it('sets known variables only; healthchecks ask /health/ready on the ports the services listen on', () => {
+    expect(composeProblems(COMPOSE, compose, image)).toEqual([]);
+  });
+
+  it('a wrong port, path or variable is caught', () => {
+    const bad = copy(compose);
+    const service = bad.services['leaderboard-service']!;
+    (service.environment as Record<string, string>).REDIS_HOST = 'redis';
+    service.healthcheck = {
+      test: ['CMD', 'node', '-e', "fetch('http://127.0.0.1:3001/health').then(r=>process.exit("],
+    };
+    const at = 'deploy/docker-compose.yml leaderboard-service';
+    expect(composeProblems(COMPOSE, bad, image)).toEqual([
+      `${at}: REDIS_HOST is not a variable the services' configuration knows`,
+      `${at}: healthcheck on port 3001, not 3000`,
+      `${at}: healthcheck on /health, not /health/ready`,
+      expect.stringMatching(`${at}: the healthcheck's script does not parse`),
+    ]);
+  });
+});
+
+interface Pod {
+  containers: {
+    ports?: { containerPort: number }[];
+    env?: { name: string; value?: string }[];
+    livenessProbe?: { httpGet: { port: unknown; path: string } };
+    readinessProbe?: { httpGet: { port: unknown; path: string } };
+  }[];
+}
+
+function leaderboard(): Manifest {
+  return manifests.find(
+    (m) =>
+      m.doc.kind === 'Deployment' &&
+      (m.doc.metadata as { name: string }).name === 'leaderboard-service',
+  )!;
+}
+
+function containerOf(manifest: Manifest): Pod['containers'][number] {
+  return (manifest.doc as { spec: { template: { spec: Pod } } }).spec.template.spec.containers[0]!;
+}
+
+function others(): Manifest[] {
+  return manifests.filter((m) => m !== leaderboard());
+}
