@@ -115,8 +115,13 @@ export class RatingScenario {
   }
 }
 
-/** Restarts the local broker through this checkout's script (it must be the one that started it). */
-export async function restartLocalBroker(): Promise<void> {
+/**
+ * Restarts the local broker through this checkout's script (it must be the one that started it);
+ * `whileDown` runs between the stop and the start.
+ */
+export async function restartLocalBroker({
+  whileDown,
+}: { whileDown?: () => Promise<void> } = {}): Promise<void> {
   await run('bash', ['deploy/kafka/kafka.sh', 'stop']);
   const status = await run('bash', ['deploy/kafka/kafka.sh', 'status']).then(
     () => 'up',
@@ -126,5 +131,9 @@ export async function restartLocalBroker(): Promise<void> {
     throw new Error(
       'the broker is still up: it was not started by this checkout (deploy/kafka/kafka.sh start)',
     );
-  await run('bash', ['deploy/kafka/kafka.sh', 'start']);
+  try {
+    await whileDown?.();
+  } finally {
+    await run('bash', ['deploy/kafka/kafka.sh', 'start']);
+  }
 }

@@ -1,6 +1,7 @@
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
-import { RatingScenario, restartLocalBroker, waitFor } from '@ranking/testing';
+import { PROBE_PATHS } from '@ranking/operations';
+import { probe, RatingScenario, restartLocalBroker, waitFor } from '@ranking/testing';
 
 const ladders = ladderRegistry();
 const stream = (seed: number) => [
@@ -77,11 +78,12 @@ describe('rating service resilience (real Kafka and PostgreSQL)', () => {
     }
   }, 240_000);
 
-  it('when the broker restarts during a load, then the service carries on and loses nothing', async () => {
+  it('when the broker restarts during a load, then readiness names Kafka while liveness holds, and the service carries on and loses nothing', async () => {
     const lines = stream(43);
     const rating = world.service();
     rating.start();
     try {
+      const base = await rating.url();
       await world.produce(lines);
       const from = await world.storedEvents();
       await waitFor(async () => (await world.storedEvents()) > from + 300, {
@@ -89,7 +91,20 @@ describe('rating service resilience (real Kafka and PostgreSQL)', () => {
         interval: 20,
         what: 'progress',
       });
-      await restartLocalBroker();
+      await restartLocalBroker({
+        // An orchestrator must not restart the service for an outage it cannot cure.
+        whileDown: async () => {
+          const down = await waitFor(
+            async () => {
+              const answer = await probe(`${base}${PROBE_PATHS.ready}`);
+              return answer.status === 503 ? answer : undefined;
+            },
+            { timeout: 20_000, interval: 200, what: 'readiness to fail' },
+          );
+          expect(down.body.error.kafka.status).toBe('down');
+          expect((await probe(`${base}${PROBE_PATHS.live}`)).status).toBe(200);
+        },
+      });
       await waitFor(() => world.drained(), {
         timeout: 180_000,
         interval: 500,
