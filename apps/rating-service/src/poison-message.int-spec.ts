@@ -74,10 +74,21 @@ describe('rating service: a message that cannot be applied (real Kafka and Postg
       expect(flakyRows).toHaveLength(1);
 
       const unprocessable = await world.db.query(
-        `SELECT event_id, detail, value FROM rejected_messages WHERE reason = $1`,
+        `SELECT event_id, detail, value, topic, partition, "offset" FROM rejected_messages WHERE reason = $1`,
         [UNPROCESSABLE],
       );
       expect(unprocessable).toHaveLength(1);
+      // The log says where the message lies, as fields an operator can search on.
+      expect(rating.logLines).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          context: 'RatingConsumer',
+          topic: unprocessable[0].topic,
+          partition: unprocessable[0].partition,
+          offset: String(unprocessable[0].offset),
+          error: expect.stringContaining('injected fault for'),
+        }),
+      );
       expect(unprocessable[0].event_id).toBe(poison);
       expect(unprocessable[0].detail).toContain('injected fault for');
       expect(Buffer.from(unprocessable[0].value).toString('utf8')).toBe(poisonLine);
