@@ -23,7 +23,7 @@ export class LeaderboardServiceModule {
         LaddersModule,
         PlayersModule,
         TournamentsModule,
-        OpsModule,
+        OpsModule.forRoot(env),
         PageModule,
       ],
     };

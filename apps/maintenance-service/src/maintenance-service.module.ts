@@ -3,18 +3,12 @@ import type { Environment } from '@ranking/config';
 import { serviceKafka } from '@ranking/kafka';
 import {
   closedOnShutdown,
-  consumerLiveness,
-  consumerReadiness,
-  kafkaCheck,
-  LIVENESS_CHECKS,
+  consumerServiceChecks,
   OPERATIONS_CONTROLLERS,
   OperationsModule,
-  postgresCheck,
-  READINESS_CHECKS,
 } from '@ranking/operations';
 import { openServiceDataSource } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { type Clock, systemClock } from './clock.js';
 import { DisconnectConsumer } from './disconnect-consumer.js';
@@ -64,20 +58,12 @@ export class MaintenanceServiceModule {
         OutboxRelay,
         DisconnectConsumer,
         PeriodTicker,
-        {
-          provide: READINESS_CHECKS,
-          inject: [DATA_SOURCE, KAFKA, DisconnectConsumer],
-          useFactory: (db: DataSource, kafka: Kafka, consumer: DisconnectConsumer) => [
-            postgresCheck(db),
-            kafkaCheck(kafka),
-            consumerReadiness('consumer', consumer, env.READY_MAX_LAG_MESSAGES),
-          ],
-        },
-        {
-          provide: LIVENESS_CHECKS,
-          inject: [DisconnectConsumer],
-          useFactory: (consumer: DisconnectConsumer) => [consumerLiveness('consumer', consumer)],
-        },
+        ...consumerServiceChecks({
+          db: DATA_SOURCE,
+          kafka: KAFKA,
+          consumer: DisconnectConsumer,
+          maxLag: env.READY_MAX_LAG_MESSAGES,
+        }),
       ],
     };
   }

@@ -3,18 +3,12 @@ import type { Environment } from '@ranking/config';
 import { serviceKafka } from '@ranking/kafka';
 import {
   closedOnShutdown,
-  consumerLiveness,
-  consumerReadiness,
-  kafkaCheck,
-  LIVENESS_CHECKS,
+  consumerServiceChecks,
   OPERATIONS_CONTROLLERS,
   OperationsModule,
-  postgresCheck,
-  READINESS_CHECKS,
 } from '@ranking/operations';
 import { openServiceDataSource } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from './outbox-relay.js';
 import { RatingConsumer } from './rating-consumer.js';
@@ -51,18 +45,10 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
   },
   OutboxRelay,
   RatingConsumer,
-  {
-    provide: READINESS_CHECKS,
-    inject: [DATA_SOURCE, KAFKA, RatingConsumer],
-    useFactory: (db: DataSource, kafka: Kafka, consumer: RatingConsumer) => [
-      postgresCheck(db),
-      kafkaCheck(kafka),
-      consumerReadiness('consumer', consumer, env.READY_MAX_LAG_MESSAGES),
-    ],
-  },
-  {
-    provide: LIVENESS_CHECKS,
-    inject: [RatingConsumer],
-    useFactory: (consumer: RatingConsumer) => [consumerLiveness('consumer', consumer)],
-  },
+  ...consumerServiceChecks({
+    db: DATA_SOURCE,
+    kafka: KAFKA,
+    consumer: RatingConsumer,
+    maxLag: env.READY_MAX_LAG_MESSAGES,
+  }),
 ];

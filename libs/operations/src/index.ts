@@ -9,3 +9,4 @@ export * from './service-metrics.js';
 export * from './operations.module.js';
 export * from './http-service.js';
 export * from './closed-on-shutdown.js';
+export * from './service-checks.js';

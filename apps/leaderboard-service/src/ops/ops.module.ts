@@ -1,24 +1,17 @@
-import { Module } from '@nestjs/common';
-import {
-  consumerLiveness,
-  consumerReadiness,
-  type HealthCheck,
-  kafkaCheck,
-  LIVENESS_CHECKS,
-  OPERATIONS_CONTROLLERS,
-  postgresCheck,
-  READINESS_CHECKS,
-} from '@ranking/operations';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
+import {
+  consumerServiceChecks,
+  type HealthCheck,
+  OPERATIONS_CONTROLLERS,
+} from '@ranking/operations';
 import { BoardStore } from '@ranking/redis';
-import type { Kafka } from 'kafkajs';
-import type { DataSource } from 'typeorm';
 import { BoardsModule } from '../boards/boards.module.js';
 import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
-import { DATA_SOURCE, ENVIRONMENT, KAFKA } from '../tokens.js';
+import { DATA_SOURCE, KAFKA } from '../tokens.js';
 import { OpsController } from './ops.controller.js';
 
-/** Boards in Redis are ready: answers, and not being rebuilt after Redis lost them. */
+/** Boards in Redis are ready: Redis answers, and the boards are not being rebuilt. */
 const redisCheck = (store: BoardStore): HealthCheck => ({
   name: 'redis',
   check: async () => {
@@ -27,31 +20,20 @@ const redisCheck = (store: BoardStore): HealthCheck => ({
 });
 
 /** /health, /health/live, /health/ready, /metrics and the bare /ping. */
-@Module({
-  imports: [BoardsModule],
-  controllers: [...OPERATIONS_CONTROLLERS, OpsController],
-  providers: [
-    {
-      provide: READINESS_CHECKS,
-      inject: [ENVIRONMENT, DATA_SOURCE, KAFKA, BoardStore, RatingChangesConsumer],
-      useFactory: (
-        env: Environment,
-        db: DataSource,
-        kafka: Kafka,
-        store: BoardStore,
+@Module({})
+export class OpsModule {
+  static forRoot(env: Environment): DynamicModule {
+    return {
+      module: OpsModule,
+      imports: [BoardsModule],
+      controllers: [...OPERATIONS_CONTROLLERS, OpsController],
+      providers: consumerServiceChecks({
+        db: DATA_SOURCE,
+        kafka: KAFKA,
         consumer: RatingChangesConsumer,
-      ) => [
-        postgresCheck(db),
-        redisCheck(store),
-        kafkaCheck(kafka),
-        consumerReadiness('consumer', consumer, env.READY_MAX_LAG_MESSAGES),
-      ],
-    },
-    {
-      provide: LIVENESS_CHECKS,
-      inject: [RatingChangesConsumer],
-      useFactory: (consumer: RatingChangesConsumer) => [consumerLiveness('consumer', consumer)],
-    },
-  ],
-})
-export class OpsModule {}
+        maxLag: env.READY_MAX_LAG_MESSAGES,
+        extra: [{ inject: BoardStore, check: redisCheck }],
+      }),
+    };
+  }
+}
