@@ -50,10 +50,11 @@ start simulator node bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
   --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}" --tournaments "$RANKING_TOURNAMENTS_FILE"
 port="${HTTP_PORT:-3000}"
 for _ in $(seq 1 60); do
-  curl -sf "http://127.0.0.1:${port}/health" >/dev/null 2>&1 && break
+  curl -sf "http://127.0.0.1:${port}/health/ready" >/dev/null 2>&1 && break
   sleep 1
 done
 echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
 echo "[run] tournaments: http://127.0.0.1:${port}/?tournament   (GET /tournaments lists them)"
+echo "[run] probes and metrics: /health/live, /health/ready, /metrics on ports ${port} (leaderboard), ${MAINTENANCE_HTTP_PORT:-3001} (maintenance), ${RATING_HTTP_PORT:-3002} (rating); logs are JSON lines in .run/"
 echo "[run] Ctrl-C stops everything"
 wait
