@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { validateEvent } from '@ranking/contracts';
 import { topicLayout, topicNames } from '@ranking/kafka';
-import { testKafka, uniqueName, waitFor } from '@ranking/testing';
+import { jsonLines, testKafka, uniqueName, waitFor } from '@ranking/testing';
 import type { KafkaMessage } from 'kafkajs';
 
 const run = promisify(execFile);
@@ -18,7 +18,7 @@ describe('ranking correct (real Kafka)', () => {
   let dir: string;
   const correct = (...args: string[]) =>
     run(process.execPath, ['bin/ranking.js', 'correct', ...args], {
-      env: { ...process.env, KAFKA_TOPIC_PREFIX: prefix },
+      env: { ...process.env, KAFKA_TOPIC_PREFIX: prefix, LOG_LEVEL: 'info' },
     });
 
   beforeAll(async () => {
@@ -92,10 +92,27 @@ describe('ranking correct (real Kafka)', () => {
       '--note',
       'result reversed on appeal',
     );
+    // The result alone on stdout; the log line (JSON on stderr, no terminal here) names it too.
     const voidId = voided.stdout.trim();
     const playersId = replaced.stdout.trim();
     expect(voidId).toMatch(/^correction:igame-gomoku:g-1:[0-9a-f-]{36}$/);
     expect(playersId).toMatch(/^correction:qq-gomoku:g-2:/);
+    expect(jsonLines(voided.stderr).filter((l) => l.context === 'correct')).toEqual([
+      {
+        time: expect.any(String),
+        level: 'info',
+        context: 'correct',
+        message: expect.stringMatching(
+          new RegExp(`^published game.corrected of igame-gomoku/g-1 to ${topics.ladderEvents} `),
+        ),
+        ladder: 'igame-gomoku',
+        game: 'g-1',
+        eventId: voidId,
+        topic: topics.ladderEvents,
+        partition: expect.any(Number),
+        offset: expect.any(String),
+      },
+    ]);
 
     const messages = await consumeAll(2);
     expect(messages).toHaveLength(2);
@@ -161,18 +178,37 @@ describe('ranking correct (real Kafka)', () => {
       [[...base, '--players', join(dir, 'missing.json')], 'missing.json: ENOENT'],
       [['--ladder', 'igame-gomoku', '--game', 'g-1', '--void'], "'--note <text>' not specified"],
     ];
+    /** The JSON error line a refused run ends with. */
+    const refusal = async (running: Promise<unknown>) => {
+      try {
+        await running;
+      } catch (error) {
+        const e = error as { code: number; stdout: string; stderr: string };
+        return { code: e.code, stdout: e.stdout, line: jsonLines(e.stderr).at(-1) };
+      }
+      throw new Error('the correction was published');
+    };
     for (const [args, message] of cases) {
-      await expect(correct(...args)).rejects.toMatchObject({
+      expect(await refusal(correct(...args))).toMatchObject({
         code: expect.any(Number),
-        stderr: expect.stringContaining(message),
+        stdout: '',
+        line: { level: 'error', context: 'ranking', message: expect.stringContaining(message) },
       });
     }
-    await expect(
-      run(process.execPath, ['bin/ranking.js', 'correct', ...base, '--void'], {
-        env: { ...process.env, KAFKA_TOPIC_PREFIX: `${prefix}missing.` },
-      }),
-    ).rejects.toMatchObject({
-      stderr: `ranking: topic ${prefix}missing.ranking.ladder-events does not exist: check KAFKA_TOPIC_PREFIX, or create it with \`ranking setup\`\n`,
+    expect(
+      await refusal(
+        run(process.execPath, ['bin/ranking.js', 'correct', ...base, '--void'], {
+          env: { ...process.env, KAFKA_TOPIC_PREFIX: `${prefix}missing.` },
+        }),
+      ),
+    ).toMatchObject({
+      code: 1,
+      line: {
+        level: 'error',
+        message: `topic ${prefix}missing.ranking.ladder-events does not exist: check KAFKA_TOPIC_PREFIX, or create it with \`ranking setup\``,
+        command: 'correct',
+        exitCode: 1,
+      },
     });
     expect(await published()).toBe(before);
   });

@@ -5,10 +5,34 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
+import { jsonLines } from '@ranking/testing';
 
 const run = promisify(execFile);
 const ranking = (...args: string[]) =>
-  run(process.execPath, ['bin/ranking.js', ...args], { maxBuffer: 1 << 26 });
+  run(process.execPath, ['bin/ranking.js', ...args], {
+    maxBuffer: 1 << 26,
+    env: { ...process.env, LOG_LEVEL: 'info' },
+  });
+/** The failure of a run that must fail: its exit code and output. */
+const failure = async (running: Promise<unknown>) => {
+  try {
+    await running;
+  } catch (error) {
+    return error as { code: number; stdout: string; stderr: string };
+  }
+  throw new Error('the command succeeded');
+};
+/** A run under a terminal (script(1) gives it one): what a person sees, and the exit code. */
+const atTerminal = async (...args: string[]) => {
+  const command = [process.execPath, 'bin/ranking.js', ...args].join(' ');
+  try {
+    const { stdout } = await run('script', ['-qec', command, '/dev/null']);
+    return { code: 0, screen: stdout.replace(/\r\n/g, '\n') };
+  } catch (error) {
+    const e = error as { code: number; stdout: string };
+    return { code: e.code, screen: e.stdout.replace(/\r\n/g, '\n') };
+  }
+};
 
 /** The built `ranking` CLI, end to end on files (no services needed, but the build is). */
 describe('ranking CLI', () => {
@@ -40,13 +64,31 @@ describe('ranking CLI', () => {
       lines.splice(10, 0, '', '   ', '\u0000\u0001', '{"id": NaN}', '[]', '"just a string"');
       await writeFile(events, `${lines.join('\n')}\n`);
       const out = join(dir, 'out.json');
-      const { stderr } = await ranking('replay', '--events', events, '--out', out, ...flags);
-      expect(stderr).toMatch(/replayed \d+ lines/);
+      const { stdout, stderr } = await ranking(
+        'replay',
+        '--events',
+        events,
+        '--out',
+        out,
+        ...flags,
+      );
 
       const simulate = flags.length > 0;
       const engine = new ReplayEngine(ladderRegistry(), { simulate });
       for (const line of lines) engine.ingestLine(line);
       engine.finish(simulate ? Date.parse('2027-01-01T06:00:00+08:00') : null);
+      expect(stdout).toBe('');
+      expect(jsonLines(stderr)).toMatchObject([
+        {
+          level: 'info',
+          context: 'replay',
+          message: expect.stringMatching(/^replayed \d+ lines/),
+          eventsFile: events,
+          out,
+          rejected: engine.rejected.length,
+          void: engine.voided.length,
+        },
+      ]);
       const written = await readFile(out, 'utf8');
       expect(written).toBe([...engine.render()].join(''));
 
@@ -87,7 +129,7 @@ describe('ranking CLI', () => {
   it('refuses a bad flag with a clear message and a non-zero exit', async () => {
     const events = join(dir, 'one.ndjson');
     await writeFile(events, '\n');
-    await expect(
+    const until = await failure(
       ranking(
         'replay',
         '--events',
@@ -98,25 +140,106 @@ describe('ranking CLI', () => {
         '--until',
         '2027-01-01T00:00:00',
       ),
-    ).rejects.toMatchObject({
-      stderr: expect.stringContaining(
-        '--until 2027-01-01T00:00:00: must be an RFC 3339 instant with an offset',
-      ),
-    });
-    await expect(
+    );
+    expect(until.code).toBe(1);
+    expect(jsonLines(until.stderr)).toMatchObject([
+      {
+        level: 'error',
+        context: 'ranking',
+        message: '--until 2027-01-01T00:00:00: must be an RFC 3339 instant with an offset',
+        command: 'replay',
+        exitCode: 1,
+      },
+    ]);
+    const missing = await failure(
       ranking('replay', '--events', join(dir, 'missing.ndjson'), '--out', join(dir, 'x.json')),
-    ).rejects.toMatchObject({
-      stderr: expect.stringContaining('missing.ndjson'),
-    });
+    );
+    expect(missing.code).toBe(1);
+    expect(jsonLines(missing.stderr)).toMatchObject([
+      { level: 'error', message: expect.stringContaining('missing.ndjson') },
+    ]);
+    // Commander's own usage errors too.
+    const usage = await failure(ranking('replay', '--events', events));
+    expect(usage.code).not.toBe(0);
+    expect(jsonLines(usage.stderr)).toMatchObject([
+      { level: 'error', message: "required option '--out <file>' not specified" },
+    ]);
   });
 
   it('stops with one line naming a badly configured variable', async () => {
-    await expect(
-      run(process.execPath, ['bin/ranking.js', 'setup'], {
-        env: { ...process.env, DATABASE_URL: 'mysql://x' },
-      }),
-    ).rejects.toMatchObject({
-      stderr: 'ranking: DATABASE_URL="mysql://x": must be a postgres:// URL\n',
+    for (const [variable, value, message] of [
+      ['DATABASE_URL', 'mysql://x', 'DATABASE_URL="mysql://x": must be a postgres:// URL'],
+      [
+        'LOG_LEVEL',
+        'loud',
+        'LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace',
+      ],
+    ] as const) {
+      const stopped = await failure(
+        run(process.execPath, ['bin/ranking.js', 'setup'], {
+          env: { ...process.env, [variable]: value },
+        }),
+      );
+      expect(stopped.code).toBe(1);
+      expect(stopped.stdout).toBe('');
+      expect(jsonLines(stopped.stderr)).toEqual([
+        {
+          time: expect.any(String),
+          level: 'error',
+          context: 'ranking',
+          message,
+          command: 'setup',
+          exitCode: 1,
+        },
+      ]);
+    }
+  });
+
+  it('off a terminal prints only JSON log lines (time, level, context, message, fields), on stderr', async () => {
+    const out = join(dir, 'json.ndjson');
+    const { stdout, stderr } = await ranking(
+      'generate',
+      '--seed',
+      '3',
+      '--events',
+      '100',
+      '--out',
+      out,
+    );
+    expect(stdout).toBe('');
+    const log = jsonLines(stderr);
+    expect(log).toEqual([
+      {
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        level: 'info',
+        context: 'generate',
+        message: `generated 100 events (seed 3) -> ${out}`,
+        events: 100,
+        seed: 3,
+        out,
+      },
+    ]);
+    expect(Math.abs(Date.parse(log[0]!.time) - Date.now())).toBeLessThan(60_000);
+    // LOG_LEVEL=warn leaves the info line out.
+    const quiet = await run(
+      process.execPath,
+      ['bin/ranking.js', 'generate', '--seed', '3', '--events', '100', '--out', out],
+      { env: { ...process.env, LOG_LEVEL: 'warn' } },
+    );
+    expect(quiet).toMatchObject({ stdout: '', stderr: '' });
+  });
+
+  it('at a terminal prints the plain lines a person reads, as before', async () => {
+    const out = join(dir, 'tty.ndjson');
+    expect(await atTerminal('generate', '--seed', '3', '--events', '100', '--out', out)).toEqual({
+      code: 0,
+      screen: `generated 100 events (seed 3) -> ${out}\n`,
+    });
+    expect(
+      await atTerminal('replay', '--events', join(dir, 'missing.ndjson'), '--out', out),
+    ).toEqual({
+      code: 1,
+      screen: expect.stringMatching(/^ranking: ENOENT: .*missing\.ndjson'\n$/),
     });
   });
 });

@@ -11,7 +11,13 @@ import {
   type Sql,
 } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
-import { collectText, createTestDatabase, waitFor } from '@ranking/testing';
+import {
+  collectText,
+  createTestDatabase,
+  jsonLines,
+  type LogLine,
+  waitFor,
+} from '@ranking/testing';
 import type { DataSource } from 'typeorm';
 // The rating service's own batch code fills the database, as in production (a test, not an app, reaching in).
 // eslint-disable-next-line no-restricted-imports
@@ -27,22 +33,23 @@ describe('ranking rebuild (real PostgreSQL)', () => {
   const sql: Sql = { query: (text, params) => db.query(text, params) };
   const rebuild = (...args: string[]) =>
     run(process.execPath, ['bin/ranking.js', 'rebuild', ...args], {
-      env: { ...process.env, DATABASE_URL: database.url },
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
     });
-  /** Exit code and output, whether it failed or not. */
+  /** Exit code and log lines (JSON on stderr: no terminal here), whether it failed or not. */
   const outcome = async (...args: string[]) => {
     try {
-      const { stdout } = await rebuild(...args);
-      return { code: 0, stdout };
+      const { stdout, stderr } = await rebuild(...args);
+      return { code: 0, stdout, log: jsonLines(stderr) };
     } catch (error) {
       const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      return { code: e.code, stdout: e.stdout, log: jsonLines(e.stderr) };
     }
   };
-  const checksums = (stdout: string) => ({
-    rebuilt: /^rebuilt: .*sha256 ([0-9a-f]{64})$/m.exec(stdout)?.[1],
-    live: /^live: .*sha256 ([0-9a-f]{64})$/m.exec(stdout)?.[1],
+  const checksums = (log: LogLine[]) => ({
+    rebuilt: log.find((l) => l.table === 'rebuilt')?.sha256,
+    live: log.find((l) => l.table === 'live')?.sha256,
   });
+  const messages = (log: LogLine[]) => log.map((l) => l.message);
 
   const lines = [
     ...generateEvents({
@@ -94,22 +101,29 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     const folded = await active();
     expect(folded.length).toBeGreaterThanOrEqual(5);
     for (const ladder of folded) {
-      const { code, stdout } = await outcome('--ladder', ladder);
+      const { code, stdout, log } = await outcome('--ladder', ladder);
       expect({ ladder, code }).toEqual({ ladder, code: 0 });
-      expect(stdout).toMatch(
-        new RegExp(`^ladder ${ladder}: re-folded [1-9]\\d* events .* events/s\\)$`, 'm'),
-      );
-      expect(stdout).toMatch(/^match$/m);
-      const { rebuilt, live } = checksums(stdout);
-      expect(rebuilt).toBeDefined();
+      expect(stdout).toBe('');
+      expect(log[0]).toMatchObject({
+        level: 'info',
+        context: 'rebuild',
+        message: expect.stringMatching(
+          new RegExp(`^ladder ${ladder}: re-folded [1-9]\\d* events .* events/s\\)$`),
+        ),
+        ladder,
+        events: expect.any(Number),
+      });
+      expect(log.at(-1)).toMatchObject({ level: 'info', message: 'match', ladder, match: true });
+      const { rebuilt, live } = checksums(log);
+      expect(rebuilt).toMatch(/^[0-9a-f]{64}$/);
       expect(live).toBe(rebuilt);
-      expect(stdout).not.toMatch(/warning/);
+      expect(log.filter((l) => l.level !== 'info')).toEqual([]);
     }
     // Nothing to repair: --swap leaves the tables alone.
     const kept = await outcome('--ladder', folded[0]!, '--swap');
     expect(kept.code).toBe(0);
-    expect(kept.stdout).toMatch(/^match$/m);
-    expect(kept.stdout).not.toMatch(/swapped/);
+    expect(messages(kept.log)).toContain('match');
+    expect(messages(kept.log).join('\n')).not.toMatch(/swapped/);
   });
 
   it('given one corrupted rating, then rebuild says MISMATCH (exit 3), --swap repairs it, and the state equals the replay of the log', async () => {
@@ -134,23 +148,30 @@ describe('ranking rebuild (real PostgreSQL)', () => {
 
     const bad = await outcome('--ladder', ladder);
     expect(bad.code).toBe(3);
-    expect(bad.stdout).toMatch(/^MISMATCH$/m);
-    expect(checksums(bad.stdout).rebuilt).toBe(checksums(good.stdout).rebuilt);
-    expect(checksums(bad.stdout).live).not.toBe(checksums(bad.stdout).rebuilt);
-    expect(bad.stdout).not.toMatch(/swapped/);
+    expect(bad.log.at(-1)).toMatchObject({ level: 'warn', message: 'MISMATCH', match: false });
+    expect(checksums(bad.log).rebuilt).toBe(checksums(good.log).rebuilt);
+    expect(checksums(bad.log).live).not.toBe(checksums(bad.log).rebuilt);
+    expect(messages(bad.log).join('\n')).not.toMatch(/swapped/);
 
     const swapped = await outcome('--ladder', ladder, '--swap');
     expect(swapped.code).toBe(0);
-    expect(swapped.stdout).toMatch(/^MISMATCH$/m);
-    expect(swapped.stdout).toMatch(/^swapped: wrote \d+ players and \d+ game records/m);
-    expect(swapped.stdout).toMatch(
-      new RegExp(`^live now: .*sha256 ${checksums(good.stdout).rebuilt} match$`, 'm'),
+    expect(messages(swapped.log)).toContain('MISMATCH');
+    expect(messages(swapped.log).join('\n')).toMatch(
+      /^swapped: wrote \d+ players and \d+ game records/m,
     );
+    expect(swapped.log.at(-1)).toMatchObject({
+      level: 'info',
+      message: expect.stringMatching(
+        new RegExp(`^live now: \\d+ players, sha256 ${String(checksums(good.log).rebuilt)} match$`),
+      ),
+      sha256: checksums(good.log).rebuilt,
+      match: true,
+    });
 
     const after = await outcome('--ladder', ladder);
     expect(after.code).toBe(0);
-    expect(after.stdout).toMatch(/^match$/m);
-    expect(checksums(after.stdout)).toEqual(checksums(good.stdout));
+    expect(messages(after.log)).toContain('match');
+    expect(checksums(after.log)).toEqual(checksums(good.log));
     // The swap wrote the same game records the service had, and left the other ladders alone.
     expect(await games()).toEqual(gamesBefore);
     expect(await otherLadders()).toEqual(othersBefore);
@@ -182,7 +203,7 @@ describe('ranking rebuild (real PostgreSQL)', () => {
       process.execPath,
       ['bin/ranking.js', 'rebuild', '--ladder', ladder, '--swap'],
       {
-        env: { ...process.env, DATABASE_URL: database.url },
+        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
       },
     );
     let stdout = '';
@@ -190,7 +211,7 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = once(child, 'exit');
-    await waitFor(() => stdout.includes('MISMATCH'), {
+    await waitFor(() => stderr.includes('"MISMATCH"'), {
       timeout: 60_000,
       what: 'the rebuild to compare',
     });
@@ -198,25 +219,43 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     await service.release();
     const [code] = await exited;
     expect(code).toBe(1);
-    expect(stderr).toMatch(
-      /ladder qq-xiangqi took events during the rebuild \(seq (\d+) -> \d+\); nothing swapped/,
-    );
-    expect(stdout).not.toMatch(/swapped/);
+    const log = jsonLines(stderr);
+    expect(log.at(-1)).toMatchObject({
+      level: 'error',
+      context: 'ranking',
+      message: expect.stringMatching(
+        /^ladder qq-xiangqi took events during the rebuild \(seq (\d+) -> \d+\); nothing swapped/,
+      ),
+      command: 'rebuild',
+      exitCode: 1,
+    });
+    expect(messages(log).join('\n')).not.toMatch(/swapped:/);
+    expect(stdout).toBe('');
     const unchanged = await outcome('--ladder', ladder);
     expect(unchanged.code).toBe(3);
-    expect(checksums(unchanged.stdout)).toEqual(checksums(corrupted.stdout));
+    expect(checksums(unchanged.log)).toEqual(checksums(corrupted.log));
     await db.query('UPDATE ladders SET last_seq = last_seq - 1 WHERE ladder = $1', [ladder]);
     expect((await outcome('--ladder', ladder, '--swap')).code).toBe(0);
     expect((await outcome('--ladder', ladder)).code).toBe(0);
   });
 
   it('refuses an unknown or missing ladder with a clear message', async () => {
-    expect(await outcome('--ladder', 'no-such')).toMatchObject({
-      code: 1,
-      stderr: 'ranking: --ladder no-such: no such ladder\n',
-    });
+    const unknown = await outcome('--ladder', 'no-such');
+    expect(unknown.code).toBe(1);
+    expect(unknown.log).toEqual([
+      {
+        time: expect.any(String),
+        level: 'error',
+        context: 'ranking',
+        message: '--ladder no-such: no such ladder',
+        command: 'rebuild',
+        exitCode: 1,
+      },
+    ]);
     const missing = await outcome();
     expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain("'--ladder <id>' not specified");
+    expect(missing.log).toMatchObject([
+      { level: 'error', message: "required option '--ladder <id>' not specified" },
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { loadTournaments } from '@ranking/config';
 import { ladderRegistry } from '@ranking/rating';
-import { waitFor } from '@ranking/testing';
+import { jsonLines, waitFor } from '@ranking/testing';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
 const run = promisify(execFile);
@@ -41,9 +41,12 @@ describe('the demo tournament of deploy/run.sh (real Kafka, PostgreSQL, Redis)',
         '--seed',
         '5',
       ],
-      { env: { ...process.env, KAFKA_TOPIC_PREFIX: world.prefix } },
+      { env: { ...process.env, KAFKA_TOPIC_PREFIX: world.prefix, LOG_LEVEL: 'info' } },
     );
-    published = Number(/tournament demo-cup: published (\d+) events/.exec(stderr)?.[1]);
+    published = Number(
+      jsonLines(stderr).find((l) => l.context === 'simulate' && l.tournament === 'demo-cup')
+        ?.events,
+    );
     await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
   }, 240_000);
 

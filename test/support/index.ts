@@ -8,3 +8,4 @@ export * from './maintenance-scenario.js';
 export * from './collect-text.js';
 export * from './topic-reader.js';
 export * from './http-probe.js';
+export * from './json-lines.js';

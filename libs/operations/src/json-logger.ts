@@ -21,13 +21,19 @@ const PRINTED: Record<LogLevel, LogLevelName> = {
   verbose: 'trace',
 };
 
+/** The stream every line goes to: stdout for the services, stderr for the CLI (its results). */
+export type JsonLogStream = 'stdout' | 'stderr';
+
 /**
- * Nest's own JSON console logger, one object per line on stdout: `time` (ISO 8601), `level` (the
- * LOG_LEVEL names), `context`, `message`, and the structured fields a call passes after the
- * message (`logger.warn('…', { ladder, partition, offset, eventId })`) at the top level.
+ * Nest's own JSON console logger, one object per line on one stream (stdout unless told):
+ * `time` (ISO 8601), `level` (the LOG_LEVEL names), `context`, `message`, and the structured
+ * fields a call passes after the message (`logger.warn('…', { ladder, partition, offset,
+ * eventId })`) at the top level.
  */
 export class JsonLogger extends ConsoleLogger {
-  constructor(level: LogLevelName, context?: string) {
+  private readonly stream: JsonLogStream;
+
+  constructor(level: LogLevelName, context?: string, stream: JsonLogStream = 'stdout') {
     const options = {
       json: true,
       colors: false,
@@ -36,6 +42,7 @@ export class JsonLogger extends ConsoleLogger {
     };
     if (context === undefined) super(options);
     else super(context, options);
+    this.stream = stream;
   }
 
   protected override stringifyJsonLogObject(logObject: Record<string, unknown>): string {
@@ -47,11 +54,11 @@ export class JsonLogger extends ConsoleLogger {
     });
   }
 
-  // Collectors read one stream: errors go to stdout too.
+  // Collectors read one stream: errors go to the same one as the rest.
   protected override printAsJson(
     message: unknown,
     options: Parameters<ConsoleLogger['printAsJson']>[1],
   ): void {
-    super.printAsJson(message, { ...options, writeStreamType: 'stdout' });
+    super.printAsJson(message, { ...options, writeStreamType: this.stream });
   }
 }

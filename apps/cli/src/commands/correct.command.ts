@@ -6,6 +6,7 @@ import { kafkaClient, topicNames } from '@ranking/kafka';
 import { PeriodCalendar } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 
 interface CorrectFlags {
   ladder?: string;
@@ -50,7 +51,7 @@ export class CorrectCommand extends CommandRunner {
     const event = checked.event;
 
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const kafka = kafkaClient(env.KAFKA_BROKERS, 'ranking-correct');
+    const kafka = kafkaClient(env.KAFKA_BROKERS, 'ranking-correct', env.LOG_LEVEL);
     await requireTopic(kafka, topic);
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
@@ -61,12 +62,21 @@ export class CorrectCommand extends CommandRunner {
         acks: -1,
         messages: [{ key: ladder.id, value: JSON.stringify(event) }],
       });
-      process.stderr.write(
-        `published game.corrected of ${ladder.id}/${game} to ${topic} (partition ${sent?.partition}, offset ${sent?.baseOffset})\n`,
+      new CommandLog('correct').info(
+        `published game.corrected of ${ladder.id}/${game} to ${topic} (partition ${sent?.partition}, offset ${sent?.baseOffset})`,
+        {
+          ladder: ladder.id,
+          game,
+          eventId: event.id,
+          topic,
+          partition: sent?.partition,
+          offset: sent?.baseOffset,
+        },
       );
     } finally {
       await producer.disconnect();
     }
+    // The result, for scripts: the event id alone on stdout.
     process.stdout.write(`${event.id}\n`);
   }
 

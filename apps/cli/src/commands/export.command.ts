@@ -4,6 +4,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
+import { CommandLog } from '../command-log.js';
 import { writeChunks } from '../output-file.js';
 
 interface ExportFlags {
@@ -41,8 +42,9 @@ export class ExportCommand extends CommandRunner {
     } finally {
       await db.destroy();
     }
-    process.stderr.write(
-      `exported${flags.log ? ` log -> ${flags.log}` : ''}${flags.standings ? ` standings -> ${flags.standings}` : ''}\n`,
+    new CommandLog('export').info(
+      `exported${flags.log ? ` log -> ${flags.log}` : ''}${flags.standings ? ` standings -> ${flags.standings}` : ''}`,
+      { ladder: flags.ladder, log: flags.log, standings: flags.standings },
     );
   }
 

@@ -1,5 +1,6 @@
 import { generateEvents } from '@ranking/generator';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 import { writeChunks } from '../output-file.js';
 
 interface GenerateFlags {
@@ -35,7 +36,10 @@ export class GenerateCommand extends CommandRunner {
       throw new Error('generate needs --seed N --events M --out FILE.ndjson');
     }
     await writeChunks(flags.out, lines(flags));
-    process.stderr.write(`generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}\n`);
+    new CommandLog('generate').info(
+      `generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}`,
+      { events: flags.events, seed: flags.seed, out: flags.out },
+    );
   }
 
   @Option({

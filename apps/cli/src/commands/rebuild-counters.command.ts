@@ -13,6 +13,7 @@ import {
 } from '@ranking/persistence';
 import { MaintenanceLedger } from '@ranking/rating';
 import { Command, CommandRunner } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 
 /** The consumer names of the two services' checkpoints (consumer_offsets.consumer). */
 const RATING_CONSUMER = 'rating-service';
@@ -66,9 +67,15 @@ export class RebuildCountersCommand extends CommandRunner {
         const partitions = await copyCheckpoints(sql, RATING_CONSUMER, MAINTENANCE_CONSUMER, topic);
         return { events, counters: rows.length, missing: missing.length, partitions };
       });
-      process.stdout.write(
+      new CommandLog('rebuild-counters', { stream: 'stdout' }).info(
         `rebuilt from ${summary.events} stored events: ${summary.counters} disconnect counters, ` +
-          `${summary.missing} penalties re-queued, checkpoints of ${summary.partitions} partitions\n`,
+          `${summary.missing} penalties re-queued, checkpoints of ${summary.partitions} partitions`,
+        {
+          events: summary.events,
+          counters: summary.counters,
+          penaltiesRequeued: summary.missing,
+          partitions: summary.partitions,
+        },
       );
     } finally {
       await db.destroy();

@@ -10,6 +10,7 @@ import {
 import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource, EntityManager } from 'typeorm';
+import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
 import { progressBar } from '../progress.js';
 
@@ -73,19 +74,39 @@ export class RebuildCommand extends CommandRunner {
         };
       });
       const rate = Math.round(rebuilt.events / Math.max(rebuilt.seconds, 1e-9));
-      print(
+      log.info(
         `ladder ${ladder.id}: re-folded ${rebuilt.events} events in ${rebuilt.seconds.toFixed(2)} s (${rate} events/s)`,
+        {
+          ladder: ladder.id,
+          events: rebuilt.events,
+          seconds: Number(rebuilt.seconds.toFixed(3)),
+          eventsPerSecond: rate,
+        },
       );
       if (rebuilt.rejected > 0)
-        print(
+        log.warn(
           `warning: the re-fold rejected ${rebuilt.rejected} stored events (ladder configuration changed?)`,
+          { ladder: ladder.id, rejected: rebuilt.rejected },
         );
       const expected = playersChecksum(rebuilt.players);
       const found = playersChecksum(live);
-      print(`rebuilt: ${rebuilt.players.length} players, sha256 ${expected}`);
-      print(`live:    ${live.length} players, sha256 ${found}`);
-      print(expected === found ? 'match' : 'MISMATCH');
-      if (expected === found) return;
+      log.info(`rebuilt: ${rebuilt.players.length} players, sha256 ${expected}`, {
+        ladder: ladder.id,
+        table: 'rebuilt',
+        players: rebuilt.players.length,
+        sha256: expected,
+      });
+      log.info(`live:    ${live.length} players, sha256 ${found}`, {
+        ladder: ladder.id,
+        table: 'live',
+        players: live.length,
+        sha256: found,
+      });
+      if (expected === found) {
+        log.info('match', { ladder: ladder.id, match: true });
+        return;
+      }
+      log.warn('MISMATCH', { ladder: ladder.id, match: false });
       if (!flags.swap) {
         process.exitCode = MISMATCH_EXIT;
         return;
@@ -94,12 +115,25 @@ export class RebuildCommand extends CommandRunner {
       const swapped = await swap(db, ladder, rebuilt);
       const swapSeconds = Number(process.hrtime.bigint() - swapStarted) / 1e9;
       const now = playersChecksum(swapped.players);
-      print(
+      log.info(
         `swapped: wrote ${swapped.players.length} players and ${swapped.games} game records in one transaction (${swapSeconds.toFixed(2)} s)`,
+        {
+          ladder: ladder.id,
+          players: swapped.players.length,
+          games: swapped.games,
+          seconds: Number(swapSeconds.toFixed(3)),
+        },
       );
-      print(
-        `live now: ${swapped.players.length} players, sha256 ${now} ${now === expected ? 'match' : 'MISMATCH'}`,
-      );
+      const fields = {
+        ladder: ladder.id,
+        table: 'live',
+        players: swapped.players.length,
+        sha256: now,
+        match: now === expected,
+      };
+      const line = `live now: ${swapped.players.length} players, sha256 ${now}`;
+      if (now === expected) log.info(`${line} match`, fields);
+      else log.warn(`${line} MISMATCH`, fields);
       if (now !== expected) process.exitCode = MISMATCH_EXIT;
     } finally {
       await db.destroy();
@@ -122,7 +156,7 @@ export class RebuildCommand extends CommandRunner {
   }
 }
 
-const print = (line: string) => process.stdout.write(`${line}\n`);
+const log = new CommandLog('rebuild', { stream: 'stdout' });
 
 /**
  * The ladder's stored events, in log order, through a fresh fold of the ladder (no simulated
@@ -135,7 +169,7 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 async function refold(sql: Sql, ladder: LadderConfig): Promise<Refold> {
   const counters = (await new LadderRepository(sql).activeLadders()).get(ladder.id);
   const total = counters?.accepted ?? 0;
-  const bar = progressBar(total >= LONG_RUN ? total : 0, 'events');
+  const bar = progressBar(total >= LONG_RUN ? total : 0, 'events', 'rebuild');
   const fold = new LadderFold(ladder);
   const started = process.hrtime.bigint();
   let events = 0;

@@ -2,6 +2,7 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 import { fileSize, ndjsonLines } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
@@ -25,7 +26,7 @@ export class ReplayCommand extends CommandRunner {
       throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
     const ladders = loadLadders(loadEnvironment());
     const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true });
-    const bar = progressBar(await fileSize(flags.events), 'bytes');
+    const bar = progressBar(await fileSize(flags.events), 'bytes', 'replay');
     const started = process.hrtime.bigint();
     let lines = 0;
     for await (const line of ndjsonLines(flags.events, (bytes) => bar.update(bytes))) {
@@ -36,9 +37,19 @@ export class ReplayCommand extends CommandRunner {
     bar.stop();
     await writeChunks(flags.out, engine.render());
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    process.stderr.write(
-      `replayed ${lines} lines in ${seconds.toFixed(2)} s (${Math.round(lines / seconds)} lines/s): ` +
-        `${engine.rejected.length} rejected, ${engine.voided.length} void -> ${flags.out}\n`,
+    const linesPerSecond = Math.round(lines / seconds);
+    new CommandLog('replay').info(
+      `replayed ${lines} lines in ${seconds.toFixed(2)} s (${linesPerSecond} lines/s): ` +
+        `${engine.rejected.length} rejected, ${engine.voided.length} void -> ${flags.out}`,
+      {
+        eventsFile: flags.events,
+        out: flags.out,
+        lines,
+        seconds: Number(seconds.toFixed(3)),
+        linesPerSecond,
+        rejected: engine.rejected.length,
+        void: engine.voided.length,
+      },
     );
   }
 

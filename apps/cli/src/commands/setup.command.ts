@@ -2,6 +2,7 @@ import { loadEnvironment } from '@ranking/config';
 import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
 import { createDataSource, ensureDatabase, migrate } from '@ranking/persistence';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 
 interface SetupFlags {
   skipKafka?: boolean;
@@ -20,18 +21,21 @@ export class SetupCommand extends CommandRunner {
     await db.initialize();
     try {
       const ran = await migrate(db);
-      log(
+      log.info(
         `database ${created ? 'created' : 'present'}; migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`,
+        { database: created ? 'created' : 'present', migrations: ran },
       );
     } finally {
       await db.destroy();
     }
     if (flags.skipKafka) return;
-    const admin = kafkaClient(env.KAFKA_BROKERS, 'ranking-setup').admin();
+    const admin = kafkaClient(env.KAFKA_BROKERS, 'ranking-setup', env.LOG_LEVEL).admin();
     await admin.connect();
     try {
       const topics = await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
-      log(`kafka topics ${topics.length ? `created: ${topics.join(', ')}` : 'present'}`);
+      log.info(`kafka topics ${topics.length ? `created: ${topics.join(', ')}` : 'present'}`, {
+        topicsCreated: topics,
+      });
     } finally {
       await admin.disconnect();
     }
@@ -43,4 +47,4 @@ export class SetupCommand extends CommandRunner {
   }
 }
 
-const log = (line: string) => process.stdout.write(`[setup] ${line}\n`);
+const log = new CommandLog('setup', { stream: 'stdout', prefix: '[setup] ' });

@@ -3,6 +3,7 @@ import { generateEvents, generateTournament } from '@ranking/generator';
 import { kafkaClient, topicNames } from '@ranking/kafka';
 import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
 
 interface SimulateFlags {
   rate?: number;
@@ -22,6 +23,8 @@ const TOURNAMENT_EVENT_MS = 20 * 60_000;
 const TOURNAMENT_SEED = 2007;
 /** A few no-shows, late games and adjudications, so the demo shows them. */
 const TOURNAMENT_SHARES = { noShowShare: 0.08, extraGameShare: 0.1, correctionShare: 0.06 };
+
+const log = new CommandLog('simulate', { prefix: '[simulate] ' });
 
 const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? 'unknown';
 
@@ -47,7 +50,7 @@ export class SimulateCommand extends CommandRunner {
     const players = flags.players ?? 400;
     const backfillDays = flags.backfillDays ?? 3;
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const producer = kafkaClient(env.KAFKA_BROKERS, 'ranking-simulate').producer({
+    const producer = kafkaClient(env.KAFKA_BROKERS, 'ranking-simulate', env.LOG_LEVEL).producer({
       allowAutoTopicCreation: false,
     });
     await producer.connect();
@@ -76,9 +79,11 @@ export class SimulateCommand extends CommandRunner {
         });
         const lines = events.map((e) => JSON.stringify(e));
         for (let i = 0; i < lines.length; i += 500) await send(lines.slice(i, i + 500));
-        process.stderr.write(
-          `[simulate] tournament ${config.id}: published ${lines.length} events\n`,
-        );
+        log.info(`tournament ${config.id}: published ${lines.length} events`, {
+          tournament: config.id,
+          events: lines.length,
+          topic,
+        });
       }
       if (backfillDays > 0) {
         // Distinct seeds: event ids are the seed plus a serial, so phases never collide.
@@ -93,16 +98,23 @@ export class SimulateCommand extends CommandRunner {
           badShare: 0.005,
         });
         let batch: string[] = [];
+        let backfilled = 0;
         for (const line of past) {
           if (stopping) break;
           batch.push(line);
           if (batch.length === 500) {
             await send(batch);
+            backfilled += batch.length;
             batch = [];
           }
         }
         if (batch.length > 0) await send(batch);
-        process.stderr.write(`[simulate] backfilled ${backfillDays} days\n`);
+        backfilled += batch.length;
+        log.info(`backfilled ${backfillDays} days`, {
+          days: backfillDays,
+          events: backfilled,
+          topic,
+        });
       }
       // Live: a year of games spread so that their times follow the wall clock.
       const yearEvents = rate * 365 * 86_400;
@@ -131,12 +143,12 @@ export class SimulateCommand extends CommandRunner {
         if (batch.length > 0) await send(batch);
         sent += batch.length;
         if (Date.now() - lastReport > 10_000) {
-          process.stderr.write(`[simulate] ${sent} live events published\n`);
+          log.info(`${sent} live events published`, { events: sent, topic });
           lastReport = Date.now();
         }
         await new Promise((resolve) => setTimeout(resolve, TICK_MS));
       }
-      process.stderr.write(`[simulate] stopped after ${sent} live events\n`);
+      log.info(`stopped after ${sent} live events`, { events: sent, topic });
     } finally {
       await producer.disconnect();
     }
