@@ -172,7 +172,7 @@ describe(`live pipeline fuzz (seed ${SEED})`, () => {
       ).catch(() => 'timed out');
       if (up !== 'consuming') throw fail(`the services did not start consuming (${up})`);
 
-      const producer = world.kafka.producer();
+      const producer = world.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       try {
         let chunk: FuzzMessage[] = [];

@@ -206,7 +206,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
         )?.[1] ?? 0,
       );
     const before = await skipped();
-    const producer = world.kafka.producer();
+    const producer = world.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     await producer.send({
       topic: world.topics.ratingChanges,
@@ -255,7 +255,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     });
     await waitFor(() => copied.length >= total, { timeout: 60_000, what: 'the copy' });
     await reader.disconnect();
-    const producer = world.kafka.producer();
+    const producer = world.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     await producer.send({ topic: world.topics.ratingChanges, messages: copied });
     await producer.disconnect();
@@ -271,7 +271,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
   it('while boards are rebuilt again and again, a reader polling them never sees a partial board', async () => {
     const ladder = 'igame-gomoku';
     const expected = await world.wholeBoard(ladder, 'view=live');
-    const producer = world.kafka.producer();
+    const producer = world.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     let polls = 0;
     let stop = false;

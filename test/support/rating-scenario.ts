@@ -54,9 +54,14 @@ export class RatingScenario {
     });
   }
 
-  /** Produces lines keyed by ladder, as game servers do. */
+  /**
+   * Produces lines keyed by ladder, as game servers do. Idempotent: kafkajs retries a whole
+   * request after an error on one partition (e.g. a leader not yet elected on a new topic), and
+   * without the broker's sequence check the partitions that had succeeded would get the
+   * messages twice.
+   */
   async produce(lines: readonly string[]): Promise<void> {
-    const producer = this.kafka.producer();
+    const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     for (let i = 0; i < lines.length; i += 500) {
       await producer.send({

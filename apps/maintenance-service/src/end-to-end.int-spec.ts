@@ -33,7 +33,7 @@ describe('maintenance and rating services end to end (real Kafka and PostgreSQL)
 
   beforeAll(async () => {
     await scenario.setUp();
-    producer = scenario.world.kafka.producer();
+    producer = scenario.world.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
   });
   afterAll(async () => {

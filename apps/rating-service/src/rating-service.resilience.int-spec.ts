@@ -24,26 +24,56 @@ describe('rating service resilience (real Kafka and PostgreSQL)', () => {
   });
   afterEach(() => world.tearDown());
 
-  it('given two instances in one consumer group, then they split the partitions and give the same state', async () => {
+  it('given three instances in one consumer group and one SIGKILLed mid-load, then the other two take its partitions and give the same state', async () => {
     const lines = stream(41);
-    const [a, b] = [world.service(), world.service()];
-    a.start();
-    b.start();
+    const [a, b, c] = [world.service(), world.service(), world.service()];
+    for (const service of [a, b, c]) service.start();
+    const members = async () => {
+      const admin = world.kafka.admin();
+      await admin.connect();
+      try {
+        const { groups } = await admin.describeGroups([`${world.prefix}rating-service`]);
+        // Members of a settled assignment only (not while a rebalance is under way).
+        return groups[0]!.state === 'Stable' ? groups[0]!.members.length : -1;
+      } finally {
+        await admin.disconnect();
+      }
+    };
     try {
-      await world.produce(lines);
+      await waitFor(async () => (await members()) === 3, {
+        timeout: 60_000,
+        interval: 250,
+        what: 'three members in the group',
+      });
+      const half = Math.floor(lines.length / 2);
+      await world.produce(lines.slice(0, half));
+      await waitFor(async () => (await world.storedEvents()) > 300, {
+        timeout: 60_000,
+        interval: 20,
+        what: 'progress',
+      });
+      // The instance killed held partitions (its last join, as kafkajs logged it).
+      const joins = b.logLines.filter((e) => e.message === 'Consumer has joined the group');
+      const held = (joins.at(-1)?.memberAssignment as Record<string, number[]> | undefined)?.[
+        world.topics.ladderEvents
+      ];
+      expect(held?.length).toBeGreaterThan(0);
+      await b.stop('SIGKILL');
+      await world.produce(lines.slice(half));
+      // Its partitions move once the broker gives up on it (the session timeout).
       await waitFor(() => world.drained(), {
         timeout: 120_000,
         interval: 250,
-        what: 'the backlog to drain',
+        what: 'the backlog to drain without the killed instance',
       });
-      const admin = world.kafka.admin();
-      await admin.connect();
-      const { groups } = await admin.describeGroups([`${world.prefix}rating-service`]);
-      await admin.disconnect();
-      expect(groups[0]!.members).toHaveLength(2);
+      await waitFor(async () => (await members()) === 2, {
+        timeout: 60_000,
+        interval: 500,
+        what: 'the killed instance to leave the group',
+      });
       await world.expectSameAsReplay(lines);
     } finally {
-      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all([a.stop(), b.stop(), c.stop()]);
     }
   }, 240_000);
 
