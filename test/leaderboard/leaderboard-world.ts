@@ -51,7 +51,10 @@ export class LeaderboardWorld extends RatingScenario {
     await this.tearDown();
   }
 
-  /** `env`: extra variables, e.g. RANKING_TOURNAMENTS_FILE. */
+  /**
+   * `env`: extra variables, e.g. RANKING_TOURNAMENTS_FILE. The per-client rate limit is off
+   * unless `env` sets one: every test polls from the one loopback address.
+   */
   async startLeaderboard(env: Record<string, string> = {}): Promise<void> {
     this.port ||= await freePort();
     this.leaderboard = new ServiceProcess('dist/apps/leaderboard-service/src/main.js', {
@@ -60,6 +63,7 @@ export class LeaderboardWorld extends RatingScenario {
       REDIS_URL: this.redisUrl,
       REDIS_KEY_PREFIX: this.redisPrefix,
       HTTP_PORT: String(this.port),
+      RATE_LIMIT_PER_MINUTE: '0',
       ...env,
     });
     this.leaderboard.start();

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { startHttpService } from '@ranking/operations';
+import { protectApi } from './api-protection.js';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { QueryValidationPipe } from './query-validation.pipe.js';
 import { UnavailableFilter } from './unavailable.filter.js';
@@ -16,7 +17,8 @@ try {
     name: 'leaderboard-service',
     env,
     module: LeaderboardServiceModule.forRoot(env, loadLadders(env)),
-    configure: (app) => {
+    configure: async (app) => {
+      await protectApi(app, env);
       app.useGlobalPipes(
         new QueryValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
       );

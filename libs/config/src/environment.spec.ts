@@ -14,7 +14,31 @@ describe('environment', () => {
       READY_MAX_LAG_MESSAGES: 10_000,
       RATING_TRANSACTIONS_IN_FLIGHT: 3,
       REDIS_KEY_PREFIX: 'ranking:',
+      RATE_LIMIT_PER_MINUTE: 600,
+      CORS_ORIGINS: '',
+      TRUST_PROXY: 'false',
+      HTTP_BODY_LIMIT_BYTES: 16_384,
+      HTTP_REQUEST_TIMEOUT_MS: 10_000,
     });
+  });
+
+  it('reads the API protection settings', () => {
+    expect(
+      loadEnvironment({
+        RATE_LIMIT_PER_MINUTE: '0',
+        CORS_ORIGINS: 'https://example.org, http://127.0.0.1:8080',
+        TRUST_PROXY: '10.0.0.0/8, loopback, fd00::/8',
+        HTTP_BODY_LIMIT_BYTES: '1024',
+        HTTP_REQUEST_TIMEOUT_MS: '2000',
+      }),
+    ).toMatchObject({
+      RATE_LIMIT_PER_MINUTE: 0,
+      CORS_ORIGINS: 'https://example.org,http://127.0.0.1:8080',
+      TRUST_PROXY: '10.0.0.0/8,loopback,fd00::/8',
+      HTTP_BODY_LIMIT_BYTES: 1024,
+      HTTP_REQUEST_TIMEOUT_MS: 2000,
+    });
+    expect(loadEnvironment({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe('true');
   });
 
   it('reads and converts given values', () => {
@@ -68,6 +92,41 @@ describe('environment', () => {
       'REDIS_KEY_PREFIX',
       'a b',
       'REDIS_KEY_PREFIX="a b": may hold letters, digits, ":", ".", "_" and "-" only',
+    ],
+    [
+      'RATE_LIMIT_PER_MINUTE',
+      'many',
+      'RATE_LIMIT_PER_MINUTE="many": must be a whole number of requests (0-1000000; 0: no limit)',
+    ],
+    [
+      'CORS_ORIGINS',
+      '*',
+      'CORS_ORIGINS="*": must be a comma-separated list of origins such as https://example.org',
+    ],
+    [
+      'CORS_ORIGINS',
+      'https://example.org/',
+      'CORS_ORIGINS="https://example.org/": must be a comma-separated list of origins such as https://example.org',
+    ],
+    [
+      'TRUST_PROXY',
+      'yes',
+      'TRUST_PROXY="yes": must be false, true or a comma-separated list of addresses, CIDRs or loopback',
+    ],
+    [
+      'TRUST_PROXY',
+      '2',
+      'TRUST_PROXY="2": must be false, true or a comma-separated list of addresses, CIDRs or loopback',
+    ],
+    [
+      'HTTP_BODY_LIMIT_BYTES',
+      '0',
+      'HTTP_BODY_LIMIT_BYTES="0": must be a whole number of bytes (1-10485760)',
+    ],
+    [
+      'HTTP_REQUEST_TIMEOUT_MS',
+      '50',
+      'HTTP_REQUEST_TIMEOUT_MS="50": must be a whole number of milliseconds (100-600000)',
     ],
     [
       'LOG_LEVEL',

@@ -17,11 +17,20 @@ const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
 const PORT = 'must be a port number (1-65535, or 0 for any free port)';
 const HOST = /^[A-Za-z0-9.\-:]{1,253}$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+const ORIGIN = String.raw`https?://[A-Za-z0-9.\-[\]:]+`;
+const ORIGIN_LIST = new RegExp(`^(${ORIGIN}(,${ORIGIN})*)?$`);
+// The proxies' addresses and CIDR ranges, or true (trust every hop: only behind a proxy that
+// overwrites X-Forwarded-For). No hop count: Fastify refuses one, as a client could forge hops.
+const PROXY = String.raw`(\d{1,3}(\.\d{1,3}){3}(/\d{1,2})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(/\d{1,3})?|loopback|linklocal|uniquelocal)`;
+const TRUST_PROXY = new RegExp(`^(true|false|${PROXY}(,${PROXY})*)$`);
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
 const integer = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+const noSpaces = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.replace(/\s+/g, '') : value;
 
 /** The process environment the services and the CLI read, with defaults for a local machine. */
 export class Environment {
@@ -99,6 +108,47 @@ export class Environment {
   @Min(0, { message: 'must be a whole number of messages (0-100000000)' })
   @Max(100_000_000, { message: 'must be a whole number of messages (0-100000000)' })
   READY_MAX_LAG_MESSAGES = 10_000;
+
+  /**
+   * Requests a minute one client (one IP address) may make to the leaderboard API before it is
+   * answered 429; 0 turns the limit off. The probes and /metrics are never limited.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  @Min(0, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  @Max(1_000_000, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  RATE_LIMIT_PER_MINUTE = 600;
+
+  /** Origins a browser may call the leaderboard API from (comma-separated); empty: none. */
+  @Transform(noSpaces)
+  @Matches(ORIGIN_LIST, {
+    message: 'must be a comma-separated list of origins such as https://example.org',
+  })
+  CORS_ORIGINS = '';
+
+  /** Which proxies' X-Forwarded-For names the client (Fastify's trustProxy); false: none. */
+  @Transform(noSpaces)
+  @Matches(TRUST_PROXY, {
+    message: 'must be false, true or a comma-separated list of addresses, CIDRs or loopback',
+  })
+  TRUST_PROXY = 'false';
+
+  /** The largest request body an HTTP server reads, in bytes (the APIs are GET-only); else 413. */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of bytes (1-10485760)' })
+  @Min(1, { message: 'must be a whole number of bytes (1-10485760)' })
+  @Max(10_485_760, { message: 'must be a whole number of bytes (1-10485760)' })
+  HTTP_BODY_LIMIT_BYTES = 16_384;
+
+  /**
+   * How long a client may take to send a whole request (headers and body) before the server
+   * answers 408 and closes the connection: slow clients don't hold sockets.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (100-600000)' })
+  @Min(100, { message: 'must be a whole number of milliseconds (100-600000)' })
+  @Max(600_000, { message: 'must be a whole number of milliseconds (100-600000)' })
+  HTTP_REQUEST_TIMEOUT_MS = 10_000;
 
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()

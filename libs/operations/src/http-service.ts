@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '@ranking/config';
 import type { AddressInfo } from 'node:net';
+import { httpLimits } from './http-limits.js';
 import { JsonLogger } from './json-logger.js';
 import { SERVICE_PORTS, type ServiceName } from './probe-paths.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -19,10 +20,11 @@ export interface HttpServiceOptions {
 }
 
 /**
- * Starts a service the one way all three start: Fastify, JSON logs at LOG_LEVEL, request times
- * in `http_request_duration_seconds`, listening on HOST and the service's port. On SIGTERM or
- * SIGINT readiness turns 503, the work under way finishes, connections close (Nest's shutdown
- * hooks) and the process exits 0, or 1 if that took longer than SHUTDOWN_DEADLINE_MS.
+ * Starts a service the one way all three start: Fastify with the body and time limits of
+ * httpLimits, JSON logs at LOG_LEVEL, request times in `http_request_duration_seconds`,
+ * listening on HOST and the service's port. On SIGTERM or SIGINT readiness turns 503, the
+ * work under way finishes, connections close (Nest's shutdown hooks) and the process exits 0,
+ * or 1 if that took longer than SHUTDOWN_DEADLINE_MS.
  */
 export async function startHttpService(
   options: HttpServiceOptions,
@@ -30,7 +32,7 @@ export async function startHttpService(
   const { name, env } = options;
   const app = await NestFactory.create<NestFastifyApplication>(
     options.module,
-    new FastifyAdapter(),
+    new FastifyAdapter(httpLimits(env)),
     {
       logger: new JsonLogger(env.LOG_LEVEL),
       abortOnError: false,

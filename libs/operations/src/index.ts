@@ -8,5 +8,6 @@ export * from './service-lifecycle.js';
 export * from './service-metrics.js';
 export * from './operations.module.js';
 export * from './http-service.js';
+export * from './http-limits.js';
 export * from './closed-on-shutdown.js';
 export * from './service-checks.js';

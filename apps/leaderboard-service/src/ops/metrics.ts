@@ -16,6 +16,8 @@ export class Metrics {
 
   readonly rebuilds: Counter;
 
+  readonly rateLimited: Counter<'route'>;
+
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
     this.boardBuild = shared.boardBuild;
@@ -34,6 +36,12 @@ export class Metrics {
     this.rebuilds = new Counter({
       name: 'leaderboard_rebuilds_total',
       help: 'Full rebuilds of the boards from PostgreSQL (start-up, Redis lost)',
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'leaderboard_rate_limited_total',
+      help: 'Requests answered 429 because their client was over RATE_LIMIT_PER_MINUTE',
+      labelNames: ['route'] as const,
       registers,
     });
   }

@@ -1,0 +1,71 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { HttpException, HttpStatus } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Environment } from '@ranking/config';
+import { PROBE_PATHS } from '@ranking/operations';
+import { Metrics } from './ops/metrics.js';
+
+/** Orchestrators and Prometheus poll these from a few addresses: never limited. */
+const UNLIMITED = new Set<string>([...Object.values(PROBE_PATHS), '/ping']);
+
+/**
+ * The page and the Swagger UI at /docs load scripts only from here; Swagger UI writes inline
+ * styles and draws icons from data: URLs. Plain HTTP stays plain (no upgrade-insecure-requests:
+ * TLS, where there is any, ends at the proxy).
+ */
+const CONTENT_SECURITY_POLICY = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    baseUri: ["'self'"],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'", 'data:'],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    imgSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+  },
+};
+
+/**
+ * The public API's protection, from the validated environment: security headers on every
+ * answer (helmet), CORS for CORS_ORIGINS only (none by default), and RATE_LIMIT_PER_MINUTE
+ * requests a minute per client address (TRUST_PROXY decides what that address is), past which
+ * it answers 429 in the API's error shape with Retry-After and counts it in
+ * `leaderboard_rate_limited_total`. The limit is per replica, kept in memory.
+ */
+export async function protectApi(app: NestFastifyApplication, env: Environment): Promise<void> {
+  await app.register(helmet, { contentSecurityPolicy: CONTENT_SECURITY_POLICY });
+  const origins = env.CORS_ORIGINS.split(',').filter((origin) => origin !== '');
+  if (origins.length > 0)
+    await app.register(cors, { origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
+  if (env.RATE_LIMIT_PER_MINUTE === 0) return;
+  const metrics = app.get(Metrics);
+  await app.register(rateLimit, {
+    // Added below as a hook of the whole server rather than per route, so unknown paths (404s)
+    // count too.
+    global: false,
+    max: env.RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    allowList: (request) => UNLIMITED.has(request.url.split('?', 1)[0]!),
+    onExceeded: (request) =>
+      metrics.rateLimited.inc({ route: request.routeOptions.url ?? 'unmatched' }),
+    // An HttpException: Nest's error handler answers whatever a hook throws, as it does a route.
+    errorResponseBuilder: (_request, context) =>
+      new HttpException(
+        HttpException.createBody(
+          `over ${context.max} requests a minute from this client; retry in ${context.after}`,
+          'Too Many Requests',
+          HttpStatus.TOO_MANY_REQUESTS,
+        ),
+        HttpStatus.TOO_MANY_REQUESTS,
+      ),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', fastify.rateLimit());
+}
