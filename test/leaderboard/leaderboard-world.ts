@@ -97,8 +97,9 @@ export class LeaderboardWorld extends RatingScenario {
     }
   }
 
-  async get(path: string): Promise<Answer> {
-    const res = await fetch(`http://127.0.0.1:${this.port}${path}`);
+  /** GET from this world's leaderboard service, or from another instance's `base` URL. */
+  async get(path: string, base = `http://127.0.0.1:${this.port}`): Promise<Answer> {
+    const res = await fetch(`${base}${path}`);
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -110,12 +111,13 @@ export class LeaderboardWorld extends RatingScenario {
   }
 
   /** Every row of a board, page by page (200 a page), following the cursors. */
-  async wholeBoard(ladder: string, query: string): Promise<any[]> {
+  async wholeBoard(ladder: string, query: string, base?: string): Promise<any[]> {
     const rows: any[] = [];
     let cursor: string | null = null;
     for (;;) {
       const { status, body } = await this.get(
         `/ladders/${ladder}/leaderboard?${query}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+        base,
       );
       if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
       rows.push(...body.rows);
