@@ -98,7 +98,11 @@ describe('leaderboard service when Redis loses its data or goes away', () => {
       what: 'the boards after the flush',
     });
     expect(after).toEqual(before);
-    expect((await world.get('/health')).status).toBe(200);
+    // Each ladder serves again once its own boards are back; ready once every ladder's are.
+    await waitFor(async () => (await world.get('/health')).status === 200, {
+      timeout: 30_000,
+      what: 'ready after the rebuild',
+    });
   });
 
   it('when Redis stops, then the API answers 503 with a clear message, and recovers when Redis is back', async () => {
@@ -123,6 +127,9 @@ describe('leaderboard service when Redis loses its data or goes away', () => {
       what: 'recovery',
     });
     expect(await snapshot()).toEqual(before);
-    expect((await world.get('/health')).status).toBe(200);
+    await waitFor(async () => (await world.get('/health')).status === 200, {
+      timeout: 30_000,
+      what: 'ready after the rebuild',
+    });
   });
 });

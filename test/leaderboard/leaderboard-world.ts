@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type LadderConfig, ladderRegistry, ReplayEngine } from '@ranking/rating';
 import { RatingScenario, ServiceProcess, waitFor } from '@ranking/testing';
-import { Redis } from 'ioredis';
+import { redisClient, unlinkPrefixed } from '@ranking/redis';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -39,14 +39,13 @@ export class LeaderboardWorld extends RatingScenario {
 
   /**
    * The suite's end: stops the leaderboard service and the other services it started, removes
-   * the suite's keys from Redis, drops its database and topics.
+   * the suite's keys from Redis (every master's, on a cluster), drops its database and topics.
    */
   async tearDownAll(...services: (ServiceProcess | null | undefined)[]): Promise<void> {
     await this.leaderboard?.stop();
     for (const service of services) await service?.stop();
-    const redis = new Redis(this.redisUrl);
-    const keys = await redis.keys(`${this.redisPrefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
+    const redis = redisClient(this.redisUrl, 'leaderboard-test');
+    await unlinkPrefixed(redis, this.redisPrefix);
     await redis.quit();
     await this.tearDown();
   }

@@ -9,8 +9,7 @@ import {
 } from '@ranking/persistence';
 import { closedOnShutdown } from '@ranking/operations';
 import type { LadderConfig } from '@ranking/rating';
-import { BoardStore, redisClient } from '@ranking/redis';
-import type { Redis } from 'ioredis';
+import { BoardStore, redisClient, type RedisClient } from '@ranking/redis';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { Metrics } from './ops/metrics.js';
@@ -36,7 +35,7 @@ export class InfrastructureModule {
         useFactory: () => redisClient(env.REDIS_URL, 'leaderboard-service'),
       },
       closedOnShutdown<DataSource>(DATA_SOURCE, (db) => db.destroy()),
-      closedOnShutdown<Redis>(REDIS, (redis) => redis.quit().catch(() => redis.disconnect())),
+      closedOnShutdown<RedisClient>(REDIS, (redis) => redis.quit().catch(() => redis.disconnect())),
       {
         provide: KAFKA,
         useFactory: async (): Promise<Kafka> => {
@@ -54,7 +53,7 @@ export class InfrastructureModule {
       {
         provide: BoardStore,
         inject: [REDIS],
-        useFactory: (redis: Redis) => new BoardStore(redis, env.REDIS_KEY_PREFIX),
+        useFactory: (redis: RedisClient) => new BoardStore(redis, env.REDIS_KEY_PREFIX),
       },
       {
         provide: StandingsReader,

@@ -54,6 +54,15 @@ describe('environment', () => {
     });
   });
 
+  it('takes a single Redis or a cluster as REDIS_URL', () => {
+    for (const url of [
+      'rediss://user:pw@redis.example:6380/0',
+      'redis+cluster://127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002',
+      'rediss+cluster://app:secret@redis-0:6379,redis-1:6379/',
+    ])
+      expect(loadEnvironment({ REDIS_URL: url }).REDIS_URL).toBe(url);
+  });
+
   it.each([
     [
       'KAFKA_BROKERS',
@@ -61,7 +70,16 @@ describe('environment', () => {
       'KAFKA_BROKERS="localhost": must be a comma-separated list of host:port',
     ],
     ['DATABASE_URL', 'mysql://x/y', 'DATABASE_URL="mysql://x/y": must be a postgres:// URL'],
-    ['REDIS_URL', 'http://x', 'REDIS_URL="http://x": must be a redis:// URL'],
+    [
+      'REDIS_URL',
+      'http://x',
+      'REDIS_URL="http://x": must be a redis:// URL, or redis+cluster://host:port,host:port for a cluster',
+    ],
+    [
+      'REDIS_URL',
+      'redis+cluster://a:1,b',
+      'REDIS_URL="redis+cluster://a:1,b": must be a redis:// URL, or redis+cluster://host:port,host:port for a cluster',
+    ],
     [
       'HTTP_PORT',
       '70000',

@@ -13,7 +13,9 @@ import {
 
 const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
 const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
-const REDIS_URL = /^rediss?:\/\/[^\s]+$/;
+/** A single Redis (`redis://`, `rediss://`) or a cluster's seed nodes (`redis+cluster://h:p,h:p`). */
+const REDIS_URL =
+  /^(rediss?:\/\/[^\s]+|rediss?\+cluster:\/\/([^@/\s]*@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}(,(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5})*\/?)$/;
 const PORT = 'must be a port number (1-65535, or 0 for any free port)';
 const HOST = /^[A-Za-z0-9.\-:]{1,253}$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -43,7 +45,9 @@ export class Environment {
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ranking';
 
   @Transform(trimmed)
-  @Matches(REDIS_URL, { message: 'must be a redis:// URL' })
+  @Matches(REDIS_URL, {
+    message: 'must be a redis:// URL, or redis+cluster://host:port,host:port for a cluster',
+  })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })

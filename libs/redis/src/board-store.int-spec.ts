@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { TEST_ENV } from '@ranking/testing';
-import { Redis } from 'ioredis';
+import { LocalRedisCluster, TEST_ENV } from '@ranking/testing';
+import { Cluster } from 'ioredis';
 import { BoardStore, BoardsUnavailableError, type BoardEntry } from './board-store.js';
+import { type RedisClient, redisClient, unlinkPrefixed } from './redis-client.js';
 
 const entry = (member: string, rating: number): BoardEntry => ({
   member,
@@ -10,19 +11,39 @@ const entry = (member: string, rating: number): BoardEntry => ({
   data: String(rating),
 });
 
-/** The board store on the real Redis, under a key prefix of its own. */
-describe('BoardStore (real Redis)', () => {
+const LADDERS = ['l', 'v', 't', 'r', 'w', 'm'];
+
+/** Every key name a pattern matches, on every master of a cluster. */
+const keysOf = async (redis: RedisClient, pattern: string): Promise<string[]> =>
+  redis instanceof Cluster
+    ? (await Promise.all(redis.nodes('master').map((n) => n.keys(pattern)))).flat()
+    : redis.keys(pattern);
+
+/**
+ * The board store under a key prefix of its own, on the shared single Redis and on a local
+ * three-master Redis Cluster (the same tests: every script must touch one slot).
+ */
+describe.each([
+  { kind: 'single Redis', cluster: false },
+  { kind: 'Redis Cluster of three masters', cluster: true },
+])('BoardStore (real $kind)', ({ cluster: onCluster }) => {
   const prefix = `lbstore-${randomBytes(5).toString('hex')}:`;
-  const redis = new Redis(TEST_ENV.redisUrl);
-  const store = new BoardStore(redis, prefix);
+  const cluster = onCluster ? new LocalRedisCluster() : null;
+  let redis: RedisClient;
+  let store: BoardStore;
 
   beforeAll(async () => {
-    await store.markReady();
-  });
+    await cluster?.start();
+    redis = redisClient(cluster?.url ?? TEST_ENV.redisUrl, 'board-store-test');
+    store = new BoardStore(redis, prefix);
+    for (const ladder of LADDERS) await store.markReady(ladder);
+  }, 60_000);
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.unlink(...keys);
-    await redis.quit();
+    if (redis) {
+      if (!cluster) await unlinkPrefixed(redis, prefix);
+      await redis.quit();
+    }
+    await cluster?.stop();
   });
 
   it('given a board, when a new version is half built, then readers still see the old one whole, and the new one whole after the switch', async () => {
@@ -39,7 +60,7 @@ describe('BoardStore (real Redis)', () => {
     const after = await store.page('l', '2026-11-30', null, 200);
     expect(after?.total).toBe(100);
     // The old version's keys are gone.
-    expect(await redis.keys(`${prefix}lb:l:board:2026-11-30:${first.version}:*`)).toEqual([]);
+    expect(await keysOf(redis, `${prefix}lb:{l}:board:2026-11-30:${first.version}:*`)).toEqual([]);
   });
 
   it('head names the board and version a read would see, and changes only when a build switches', async () => {
@@ -152,6 +173,32 @@ describe('BoardStore (real Redis)', () => {
     expect(off).toMatchObject({ data: '6', index: null, board: { total: 4, items: [] } });
     const [none] = await store.member('m', ['live'], 'nobody', 1);
     expect(none).toMatchObject({ data: null, index: null });
+  });
+
+  it("the keys of a ladder share one slot, and different ladders' keys are spread over the nodes", async () => {
+    const keys = await keysOf(redis, `${prefix}*`);
+    const tags = new Set(keys.map((k) => /\{([^}]*)\}/.exec(k)?.[1]));
+    expect(tags).toEqual(new Set(LADDERS));
+    if (!(redis instanceof Cluster)) return;
+    const slots = new Map<string, Set<number>>();
+    for (const key of keys) {
+      const slot = (await redis.call('CLUSTER', 'KEYSLOT', key)) as number;
+      const ladder = /\{([^}]*)\}/.exec(key)![1]!;
+      slots.set(ladder, (slots.get(ladder) ?? new Set()).add(slot));
+    }
+    for (const ladderSlots of slots.values()) expect(ladderSlots.size).toBe(1);
+    const holders = await Promise.all(
+      redis.nodes('master').map(async (n) => (await n.keys(`${prefix}*`)).length > 0),
+    );
+    expect(holders.filter(Boolean).length).toBeGreaterThan(1);
+  });
+
+  it('the ready markers are per ladder: one ladder without its marker is unavailable, the others not', async () => {
+    expect(await store.unready(['l', 'v', 'nowhere'])).toEqual(['nowhere']);
+    expect(await store.isReady(LADDERS)).toBe(true);
+    await expect(store.page('nowhere', 'live', null, 10)).rejects.toBeInstanceOf(
+      BoardsUnavailableError,
+    );
   });
 
   it('without the ready marker (Redis lost its data), reads fail as unavailable instead of answering empty', async () => {

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { FlatReply } from './flat-reply.js';
+import type { RedisClient } from './redis-client.js';
+import { HEAD_LUA } from './scripts/head.js';
+import { LIVE_LUA } from './scripts/live.js';
+import { MEMBER_LUA } from './scripts/member.js';
+import { PAGE_LUA } from './scripts/page.js';
+import { SWITCH_LUA } from './scripts/switch.js';
 
 /** One line of a board: the member, its sort score (lower first) and an opaque encoded row. */
 export interface BoardEntry {
@@ -43,138 +48,9 @@ export class BoardsUnavailableError extends Error {
   readonly retriable = true;
 }
 
-// Reads are Lua scripts: atomic in Redis, so a reader sees one whole version of a board or none.
-// Page and member reads answer one flat string (see flat-reply.ts): 'ok', then their fields.
-const SLICE_LUA = `
-local out = {'ok'}
-local function put(v) out[#out + 1] = v end
--- A slice: meta pair count and pairs, start, first rank, total, item count, then per item
--- member, score and row ('' when the row is missing).
-local function slice(z, h, m, start, stop)
-  local items = redis.call('ZRANGE', z, start, stop, 'WITHSCORES')
-  local first = 0
-  if #items > 0 then first = redis.call('ZCOUNT', z, '-inf', '(' .. items[2]) + 1 end
-  local members = {}
-  for i = 1, #items, 2 do members[#members + 1] = items[i] end
-  local rows = {}
-  if #members > 0 then rows = redis.call('HMGET', h, unpack(members)) end
-  put(#m / 2)
-  for i = 1, #m do put(m[i]) end
-  put(start)
-  put(first)
-  put(redis.call('ZCARD', z))
-  put(#members)
-  for i = 1, #members do
-    put(members[i])
-    put(items[i * 2])
-    put(rows[i] or '')
-  end
-  return rows
-end
--- A board's meta key; an empty name means the newest daily board of the ladder's index.
-local function resolve(base, days, name)
-  if name == '' then
-    local newest = redis.call('ZREVRANGE', days, 0, 0)
-    if #newest == 0 then return nil end
-    name = newest[1]
-  end
-  return base .. name, name
-end
-local function keys(board)
-  local m = redis.call('HGETALL', board)
-  if #m == 0 then return nil end
-  local version
-  for i = 1, #m, 2 do if m[i] == 'version' then version = m[i + 1] end end
-  return m, board .. ':' .. version .. ':z', board .. ':' .. version .. ':h'
-end
-`;
-
-const PAGE_LUA = `${SLICE_LUA}
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
-local board, name = resolve(KEYS[2], KEYS[3], ARGV[4])
-if board == nil then return nil end
-local m, z, h = keys(board)
-if m == nil then return nil end
-m[#m + 1] = 'name'
-m[#m + 1] = name
-local start = 0
-if ARGV[1] ~= '' then
-  local r = redis.call('ZRANK', z, ARGV[1])
-  local s = redis.call('ZSCORE', z, ARGV[1])
-  if r and s == ARGV[2] then start = r + 1 else start = redis.call('ZCOUNT', z, '-inf', ARGV[2]) end
-end
-slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
-return table.concat(out, '\\255')
-`;
-
-// Per board: '0' when it does not exist, else '1', the member's index ('' when not ranked), the
-// slice around it and the member's row ('' when none; read from the slice when ranked).
-const PLAYER_LUA = `${SLICE_LUA}
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
-local around = tonumber(ARGV[2])
-for b = 3, #ARGV do
-  local board, name = resolve(KEYS[2], KEYS[3], ARGV[b])
-  local m, z, h
-  if board ~= nil then m, z, h = keys(board) end
-  if m == nil then
-    put('0')
-  else
-    m[#m + 1] = 'name'
-    m[#m + 1] = name
-    put('1')
-    local r = redis.call('ZRANK', z, ARGV[1])
-    if r then
-      put(r)
-      local from = r - around
-      if from < 0 then from = 0 end
-      local rows = slice(z, h, m, from, r + around)
-      put(rows[r - from + 1] or '')
-    else
-      put('')
-      slice(z, h, m, 1, 0)
-      put(redis.call('HGET', h, ARGV[1]) or '')
-    end
-  end
-end
-return table.concat(out, '\\255')
-`;
-
-// Which version of a board a read would see: cheap, for callers that cache immutable pages.
-const HEAD_LUA = `${SLICE_LUA}
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'unready' end
-local board, name = resolve(KEYS[2], KEYS[3], ARGV[1])
-if board == nil then return nil end
-local version = redis.call('HGET', board, 'version')
-if not version then return nil end
-return {name, version}
-`;
-
-// The switch: the meta hash names the version readers use; one atomic script flips it and
-// announces it on the switches channel (the ladder as message) to processes that cache heads.
-// KEYS: meta, days index, channel; ARGV: board, day score or '', ladder, meta fields...
-const SWITCH_LUA = `
-local old = redis.call('HGET', KEYS[1], 'version')
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-if ARGV[2] ~= '' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
-redis.call('PUBLISH', KEYS[3], ARGV[3])
-return old
-`;
-
-const LIVE_LUA = `
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 0 end
-local z = KEYS[1] .. ':' .. version .. ':z'
-local h = KEYS[1] .. ':' .. version .. ':h'
-local n = tonumber(ARGV[1])
-for i = 0, n - 1 do
-  local member, score, ranked, data = ARGV[2 + i * 4], ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4]
-  redis.call('HSET', h, member, data)
-  if ranked == '1' then redis.call('ZADD', z, score, member) else redis.call('ZREM', z, member) end
-end
-redis.call('HSET', KEYS[1], 'count', redis.call('ZCARD', z), 'updatedAt', ARGV[2 + n * 4])
-return 1
-`;
+// Reads are Lua scripts (one module each in ./scripts): atomic in Redis, so a reader sees one
+// whole version of a board or none. Page and member reads answer one flat string (see
+// flat-reply.ts): 'ok', then their fields.
 
 /** The scripts as commands: ioredis sends EVALSHA, so Redis neither re-hashes nor re-parses them. */
 interface BoardScripts {
@@ -187,14 +63,14 @@ interface BoardScripts {
 
 const SCRIPTS: Record<string, string> = {
   lbPage: PAGE_LUA,
-  lbMember: PLAYER_LUA,
+  lbMember: MEMBER_LUA,
   lbSwitch: SWITCH_LUA,
   lbLive: LIVE_LUA,
   lbHead: HEAD_LUA,
 };
 
 /** The client with the board scripts defined on it (once per client). */
-function scripted(redis: Redis): BoardScripts {
+function scripted(redis: RedisClient): BoardScripts {
   const commands = redis as unknown as Record<string, unknown>;
   for (const [name, lua] of Object.entries(SCRIPTS))
     if (commands[name] === undefined) redis.defineCommand(name, { lua });
@@ -228,7 +104,7 @@ const opened = (raw: Buffer | null): FlatReply | null => {
 export class BoardBuild {
   private count = 0;
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly store: BoardStore,
     private readonly ladder: string,
     private readonly board: string,
@@ -261,7 +137,7 @@ export class BoardBuild {
       ([k, v]) => [k, String(v)],
     );
     const old = (await scripted(this.redis).lbSwitch(
-      3,
+      2,
       base,
       this.store.daysKey(this.ladder),
       this.store.switchesChannel,
@@ -283,26 +159,39 @@ export class BoardBuild {
  * Leaderboards in Redis. Each board (a ladder's live board or one daily board) is a meta hash
  * naming a version, plus that version's sorted set (ranked members by score) and hash (rows of
  * every member). Builds write a new version and switch the meta in one script, so readers
- * never see a half-built board. A `ready` marker tells that the boards were loaded: when Redis
- * loses its data the marker goes with it, and readers get BoardsUnavailableError until a
- * rebuild sets it again.
+ * never see a half-built board. A ladder's `ready` marker tells that its boards were loaded:
+ * when Redis (or the cluster node holding the ladder) loses its data the marker goes with it,
+ * and readers get BoardsUnavailableError until a rebuild sets it again.
+ *
+ * Key layout: `<prefix>lb:{<ladder>}:board:<board>` (meta), `…:board:<board>:<version>:z` and
+ * `…:h`, `<prefix>lb:{<ladder>}:days` (the daily boards by day) and `<prefix>lb:{<ladder>}:ready`.
+ * The braces are Redis Cluster's hash tag: every key of a ladder hashes to one slot, so each
+ * script runs on one node. Ladder ids and the prefix never hold braces. No key is shared between
+ * ladders; the switches channel is a channel, not a key. The layout before the hash tags
+ * (`lb:<ladder>:…`, one `lb:ready`) is never read: after an upgrade the ladders' markers are
+ * missing and the keeper rebuilds every board under the new keys.
  */
 export class BoardStore {
   private readonly scripts: BoardScripts;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     this.scripts = scripted(redis);
   }
 
+  /** The start of every key of a ladder: its hash tag puts them all in one cluster slot. */
+  private ladderKey(ladder: string): string {
+    return `${this.prefix}lb:{${ladder}}`;
+  }
+
   boardKey(ladder: string, board: string): string {
-    return `${this.prefix}lb:${ladder}:board:${board}`;
+    return `${this.ladderKey(ladder)}:board:${board}`;
   }
 
   daysKey(ladder: string): string {
-    return `${this.prefix}lb:${ladder}:days`;
+    return `${this.ladderKey(ladder)}:days`;
   }
 
   /** Where switches and dropped boards are announced: the message is the ladder. */
@@ -310,8 +199,8 @@ export class BoardStore {
     return `${this.prefix}lb:switches`;
   }
 
-  private get readyKey(): string {
-    return `${this.prefix}lb:ready`;
+  private readyKey(ladder: string): string {
+    return `${this.ladderKey(ladder)}:ready`;
   }
 
   /** Commands fail fast while disconnected rather than waiting for a reconnect. */
@@ -320,13 +209,22 @@ export class BoardStore {
       throw new BoardsUnavailableError(`Redis is ${this.redis.status}`);
   }
 
-  async isReady(): Promise<boolean> {
+  /** The ladders whose boards are not loaded: never built, or lost with their Redis node. */
+  async unready(ladders: readonly string[]): Promise<string[]> {
     this.assertConnected();
-    return (await this.redis.exists(this.readyKey)) === 1;
+    // One command per ladder: in a cluster each marker may live on another node.
+    const found = await Promise.all(ladders.map((l) => this.redis.exists(this.readyKey(l))));
+    return ladders.filter((_, i) => found[i] !== 1);
   }
 
-  async markReady(): Promise<void> {
-    await this.redis.set(this.readyKey, new Date().toISOString());
+  /** Whether every one of these ladders has its boards loaded. */
+  async isReady(ladders: readonly string[]): Promise<boolean> {
+    return (await this.unready(ladders)).length === 0;
+  }
+
+  /** A ladder's boards are loaded (after its rebuild). */
+  async markReady(ladder: string): Promise<void> {
+    await this.redis.set(this.readyKey(ladder), new Date().toISOString());
   }
 
   async ping(): Promise<boolean> {
@@ -352,7 +250,7 @@ export class BoardStore {
     const reply = opened(
       await this.scripts.lbPageBuffer(
         3,
-        this.readyKey,
+        this.readyKey(ladder),
         this.boardKey(ladder, ''),
         this.daysKey(ladder),
         after?.member ?? '',
@@ -372,7 +270,7 @@ export class BoardStore {
     this.assertConnected();
     const raw = (await this.scripts.lbHead(
       3,
-      this.readyKey,
+      this.readyKey(ladder),
       this.boardKey(ladder, ''),
       this.daysKey(ladder),
       board ?? '',
@@ -392,7 +290,7 @@ export class BoardStore {
     const reply = opened(
       await this.scripts.lbMemberBuffer(
         3,
-        this.readyKey,
+        this.readyKey(ladder),
         this.boardKey(ladder, ''),
         this.daysKey(ladder),
         member,

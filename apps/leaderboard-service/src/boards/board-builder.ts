@@ -63,18 +63,34 @@ export class BoardBuilder {
     );
   }
 
+  /** The ids of the ladders that have boards (whose ready markers the keeper watches). */
+  get boardLadders(): string[] {
+    return [...this.ladders.values()].filter(hasBoard).map((l) => l.id);
+  }
+
   /** Every board from PostgreSQL: each ladder's live board and its kept daily boards. */
-  async rebuildAll(): Promise<void> {
+  rebuildAll(): Promise<void> {
+    return this.rebuild(this.boardLadders);
+  }
+
+  /**
+   * These ladders' boards from PostgreSQL, each ladder marked ready once its boards are loaded
+   * (in a cluster a node may lose only the ladders it holds).
+   */
+  async rebuild(ids: readonly string[]): Promise<void> {
     const started = Date.now();
-    for (const ladder of this.ladders.values()) {
-      if (!hasBoard(ladder)) continue;
+    for (const id of ids) {
+      const ladder = this.ladders.get(id);
+      if (!ladder || !hasBoard(ladder)) continue;
       await this.buildLive(ladder);
       const keys = await this.reader.dailyCloses(ladder.id, DAILY_BOARDS_KEPT);
       for (const key of keys.reverse()) await this.buildDaily(ladder, key);
+      await this.store.markReady(ladder.id);
     }
-    await this.store.markReady();
     this.metrics.rebuilds.inc();
-    this.logger.log(`boards rebuilt from PostgreSQL in ${Date.now() - started} ms`);
+    this.logger.log(
+      `boards of ${ids.length} ladders rebuilt from PostgreSQL in ${Date.now() - started} ms`,
+    );
   }
 
   private async load(

@@ -34,7 +34,7 @@ describe('BoardHeads (real Redis)', () => {
   };
 
   beforeAll(async () => {
-    await store.markReady();
+    for (const ladder of ['a', 'b', 'c', 'd', 'e']) await store.markReady(ladder);
     // The board keeper's finding, as the service's keeper reports it every second.
     heads.boardsFound(true);
     await waitFor(() => heads.following, { what: 'the subscription' });
@@ -95,7 +95,7 @@ describe('BoardHeads (real Redis)', () => {
     heads.boardsFound(false);
     expect(heads.following).toBe(false);
     // Rebuilt behind its back (no announcement heard): the next read asks Redis.
-    await redis.unlink(`${prefix}lb:e:board:2026-12-01`);
+    await redis.unlink(`${prefix}lb:{e}:board:2026-12-01`);
     expect(await heads.head('e', null)).toBeNull();
     const second = await publish('e', '2026-12-01', 1);
     expect((await heads.head('e', null))?.version).toBe(second);

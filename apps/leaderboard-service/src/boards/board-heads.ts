@@ -1,6 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { type BoardHead, BoardStore } from '@ranking/redis';
-import type { Redis } from 'ioredis';
+import {
+  type BoardHead,
+  BoardStore,
+  connectionNameOf,
+  duplicateClient,
+  type RedisClient,
+} from '@ranking/redis';
 import { REDIS } from '../tokens.js';
 
 /**
@@ -18,14 +23,15 @@ export class BoardHeads implements OnApplicationShutdown {
   private epoch = 0;
   private listening = false;
   private boardsReady = false;
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     private readonly store: BoardStore,
   ) {
-    this.subscriber = redis.duplicate({
-      connectionName: `${redis.options.connectionName ?? 'ranking'}-switches`,
+    // In a cluster PUBLISH reaches every node, so one subscription on any node hears them all.
+    this.subscriber = duplicateClient(redis, {
+      connectionName: `${connectionNameOf(redis) ?? 'ranking'}-switches`,
       autoResubscribe: false,
       maxRetriesPerRequest: null,
     });

@@ -11,9 +11,11 @@ import { BoardHeads } from './board-heads.js';
 const CHECK_MS = 1_000;
 
 /**
- * Watches for the boards' ready marker. It is missing on a first start and whenever Redis lost
- * its data (flush, restart without persistence): then the boards are rebuilt from PostgreSQL,
- * with no manual step. While Redis is unreachable the check just fails and is tried again.
+ * Watches for the ladders' ready markers. A ladder's is missing on a first start, after an
+ * upgrade of the key layout, and whenever Redis lost its data (flush, restart without
+ * persistence; in a cluster, the master that holds the ladder's slot): then that ladder's
+ * boards are rebuilt from PostgreSQL, with no manual step. While Redis is unreachable the check
+ * just fails and is tried again.
  */
 @Injectable()
 export class BoardKeeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,6 +40,11 @@ export class BoardKeeper implements OnApplicationBootstrap, BeforeApplicationShu
     await this.checking;
   }
 
+  /** Whether every ladder's boards are loaded (readiness). */
+  isReady(): Promise<boolean> {
+    return this.store.isReady(this.builder.boardLadders);
+  }
+
   check(): Promise<void> {
     this.checking ??= this.checkOnce().finally(() => (this.checking = null));
     return this.checking;
@@ -45,15 +52,20 @@ export class BoardKeeper implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async checkOnce(): Promise<void> {
     try {
-      const ready = await this.store.isReady();
-      this.heads.boardsFound(ready);
-      if (ready) {
+      const missing = await this.store.unready(this.builder.boardLadders);
+      this.heads.boardsFound(missing.length === 0);
+      if (missing.length === 0) {
         if (this.lastProblem) this.logger.log('boards available again');
         this.lastProblem = '';
         return;
       }
-      this.logger.log('boards missing in Redis: rebuilding from PostgreSQL');
-      await this.builder.serial(() => this.builder.rebuildAll());
+      this.logger.log('boards missing in Redis: rebuilding from PostgreSQL', { ladders: missing });
+      // Only the ladders still missing once the queue gets to it: the others' boards are whole
+      // and kept up to date.
+      await this.builder.serial(async () => {
+        const still = await this.store.unready(this.builder.boardLadders);
+        if (still.length > 0) await this.builder.rebuild(still);
+      });
       this.lastProblem = '';
     } catch (error) {
       const problem = (error as Error).message;

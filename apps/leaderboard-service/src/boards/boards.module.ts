@@ -7,6 +7,6 @@ import { RatingChangesConsumer } from './rating-changes-consumer.js';
 /** Loads and updates the boards in Redis: from the rating changes, and from PostgreSQL when lost. */
 @Module({
   providers: [BoardBuilder, BoardHeads, BoardKeeper, RatingChangesConsumer],
-  exports: [BoardHeads, RatingChangesConsumer],
+  exports: [BoardHeads, BoardKeeper, RatingChangesConsumer],
 })
 export class BoardsModule {}

@@ -100,12 +100,14 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
 
   /** The batch's work, coalesced per ladder: players once each, the live board once. */
   private async apply(work: readonly BoardWork[]): Promise<void> {
-    // A rebuild from PostgreSQL is due (Redis lost its data): it will cover this batch.
-    if (!(await this.store.isReady())) return;
+    // A ladder whose rebuild from PostgreSQL is due (Redis lost its data) is left to the
+    // rebuild: it runs after this batch (one queue) and covers it. The other ladders go on.
+    const unready = new Set(await this.store.unready([...new Set(work.map((w) => w.ladder))]));
     const players = new Map<string, Set<string>>();
     const live = new Set<string>();
     const daily: { ladder: string; key: string }[] = [];
     for (const w of work) {
+      if (unready.has(w.ladder)) continue;
       switch (w.kind) {
         case 'players': {
           const set = players.get(w.ladder) ?? new Set<string>();

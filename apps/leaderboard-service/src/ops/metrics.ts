@@ -35,7 +35,7 @@ export class Metrics {
     });
     this.rebuilds = new Counter({
       name: 'leaderboard_rebuilds_total',
-      help: 'Full rebuilds of the boards from PostgreSQL (start-up, Redis lost)',
+      help: 'Rebuilds of boards from PostgreSQL (start-up, Redis or a cluster master lost)',
       registers,
     });
     this.rateLimited = new Counter({

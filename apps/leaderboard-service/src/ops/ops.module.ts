@@ -5,17 +5,17 @@ import {
   type HealthCheck,
   OPERATIONS_CONTROLLERS,
 } from '@ranking/operations';
-import { BoardStore } from '@ranking/redis';
+import { BoardKeeper } from '../boards/board-keeper.js';
 import { BoardsModule } from '../boards/boards.module.js';
 import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
 import { DATA_SOURCE, KAFKA } from '../tokens.js';
 import { OpsController } from './ops.controller.js';
 
-/** Boards in Redis are ready: Redis answers, and the boards are not being rebuilt. */
-const redisCheck = (store: BoardStore): HealthCheck => ({
+/** Boards in Redis are ready: Redis answers, and no ladder's boards are being rebuilt. */
+const redisCheck = (keeper: BoardKeeper): HealthCheck => ({
   name: 'redis',
   check: async () => {
-    if (!(await store.isReady())) throw new Error('boards are being rebuilt');
+    if (!(await keeper.isReady())) throw new Error('boards are being rebuilt');
   },
 });
 
@@ -32,7 +32,7 @@ export class OpsModule {
         kafka: KAFKA,
         consumer: RatingChangesConsumer,
         maxLag: env.READY_MAX_LAG_MESSAGES,
-        extra: [{ inject: BoardStore, check: redisCheck }],
+        extra: [{ inject: BoardKeeper, check: redisCheck }],
       }),
     };
   }
