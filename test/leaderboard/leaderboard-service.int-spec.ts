@@ -220,7 +220,11 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     await producer.disconnect();
     await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
     expect(await skipped()).toBe(before + 4);
-    expect((await world.get('/health')).status).toBe(200);
+    // Ready again (readiness goes by the lag, measured every few seconds).
+    await waitFor(async () => (await world.get('/health')).status === 200, {
+      timeout: 30_000,
+      what: 'the service to be ready',
+    });
     expect((await world.get('/ladders/igame-gomoku/leaderboard?view=live&limit=1')).status).toBe(
       200,
     );

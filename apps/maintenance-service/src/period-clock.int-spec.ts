@@ -156,8 +156,14 @@ describe('maintenance service: period clock (real Kafka and PostgreSQL)', () => 
         publishAfter: '2027-02-01T06:02:00+08:00',
       },
     ]);
-    const health = await fetch(`${url}/health`);
-    expect(health.status).toBe(200);
+    // Readiness also needs a fresh lag measurement (every 5 s): it may take a moment.
+    const health = await waitFor(
+      async () => {
+        const answer = await fetch(`${url}/health`);
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeout: 30_000, interval: 200, what: 'the service to be ready' },
+    );
     expect(await health.json()).toMatchObject({
       status: 'ok',
       info: {

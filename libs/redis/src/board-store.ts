@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FlatReply } from './flat-reply.js';
+import { RELEASE_LUA } from './scripts/release.js';
 import type { RedisClient } from './redis-client.js';
 import { HEAD_LUA } from './scripts/head.js';
 import { LIVE_LUA } from './scripts/live.js';
@@ -225,6 +226,24 @@ export class BoardStore {
   /** A ladder's boards are loaded (after its rebuild). */
   async markReady(ladder: string): Promise<void> {
     await this.redis.set(this.readyKey(ladder), new Date().toISOString());
+  }
+
+  /**
+   * Claims a ladder's rebuild for `owner` for `ms` milliseconds: with several instances on one
+   * Redis, the one that claims it rebuilds and the others wait for its ready marker. The claim
+   * expires, so an instance that dies mid-rebuild holds it up for `ms` at most.
+   */
+  async claimRebuild(ladder: string, owner: string, ms: number): Promise<boolean> {
+    return (await this.redis.set(this.rebuildKey(ladder), owner, 'PX', ms, 'NX')) === 'OK';
+  }
+
+  /** Gives up a claim of `owner` (done, or failed: another instance may try). */
+  async releaseRebuild(ladder: string, owner: string): Promise<void> {
+    await this.redis.eval(RELEASE_LUA, 1, this.rebuildKey(ladder), owner);
+  }
+
+  private rebuildKey(ladder: string): string {
+    return `${this.ladderKey(ladder)}:rebuilding`;
   }
 
   async ping(): Promise<boolean> {

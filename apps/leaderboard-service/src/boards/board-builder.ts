@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { StandingsReader, type StandingRow } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
@@ -9,6 +11,11 @@ import { boardEntry, hasBoard } from './board-row.js';
 
 /** Rows read from PostgreSQL per round trip while loading a board. */
 const PAGE = 50_000;
+/**
+ * How long a claimed rebuild of one ladder may take before another instance may take it over
+ * (a ladder of a million players builds in well under this).
+ */
+const REBUILD_CLAIM_MS = 120_000;
 export const LIVE = 'live';
 
 /**
@@ -18,6 +25,8 @@ export const LIVE = 'live';
 @Injectable()
 export class BoardBuilder {
   private readonly logger = new Logger(BoardBuilder.name);
+  /** Whose claim a rebuild holds: this process. */
+  private readonly instance = `${hostname()}:${process.pid}:${randomUUID()}`;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -79,18 +88,28 @@ export class BoardBuilder {
    */
   async rebuild(ids: readonly string[]): Promise<void> {
     const started = Date.now();
+    const built: string[] = [];
     for (const id of ids) {
       const ladder = this.ladders.get(id);
       if (!ladder || !hasBoard(ladder)) continue;
-      await this.buildLive(ladder);
-      const keys = await this.reader.dailyCloses(ladder.id, DAILY_BOARDS_KEPT);
-      for (const key of keys.reverse()) await this.buildDaily(ladder, key);
-      await this.store.markReady(ladder.id);
+      // Another instance on this Redis is rebuilding it: its ready marker will tell.
+      if (!(await this.store.claimRebuild(id, this.instance, REBUILD_CLAIM_MS))) continue;
+      try {
+        await this.buildLive(ladder);
+        const keys = await this.reader.dailyCloses(ladder.id, DAILY_BOARDS_KEPT);
+        for (const key of keys.reverse()) await this.buildDaily(ladder, key);
+        await this.store.markReady(ladder.id);
+        this.metrics.rebuilds.inc();
+        built.push(id);
+      } finally {
+        await this.store.releaseRebuild(id, this.instance).catch(() => undefined);
+      }
     }
-    this.metrics.rebuilds.inc();
-    this.logger.log(
-      `boards of ${ids.length} ladders rebuilt from PostgreSQL in ${Date.now() - started} ms`,
-    );
+    if (built.length > 0)
+      this.logger.log(
+        `boards of ${built.length} ladders rebuilt from PostgreSQL in ${Date.now() - started} ms`,
+        { ladders: built },
+      );
   }
 
   private async load(

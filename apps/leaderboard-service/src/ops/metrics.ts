@@ -35,7 +35,7 @@ export class Metrics {
     });
     this.rebuilds = new Counter({
       name: 'leaderboard_rebuilds_total',
-      help: 'Rebuilds of boards from PostgreSQL (start-up, Redis or a cluster master lost)',
+      help: 'Ladders whose boards this instance rebuilt from PostgreSQL (start-up, Redis or a cluster master lost); each rebuild is claimed by one instance',
       registers,
     });
     this.rateLimited = new Counter({
