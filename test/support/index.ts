@@ -9,3 +9,4 @@ export * from './collect-text.js';
 export * from './topic-reader.js';
 export * from './http-probe.js';
 export * from './json-lines.js';
+export * from './kafka-principals.js';
