@@ -47,10 +47,15 @@ export async function ensureTopics(
   return missing.map((t) => t.topic);
 }
 
+/** An error with the broker's error types (kafkajs aggregates one per topic). */
 const describeError = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
-  const type = (error as { type?: unknown }).type;
-  return typeof type === 'string' ? `${type}: ${error.message}` : error.message;
+  const { type, errors } = error as { type?: unknown; errors?: unknown };
+  const types = [
+    type,
+    ...(Array.isArray(errors) ? errors.map((e) => (e as { type?: unknown }).type) : []),
+  ].filter((t): t is string => typeof t === 'string');
+  return types.length > 0 ? `${[...new Set(types)].join(', ')}: ${error.message}` : error.message;
 };
 
 /**
