@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
-import { kafkaClient, topicNames } from '@ranking/kafka';
+import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -29,7 +29,7 @@ export function benchSetup(name: string): BenchSetup {
     prefix,
     topics: topicNames(prefix),
     databaseUrl: url.toString(),
-    kafka: kafkaClient(env.KAFKA_BROKERS, 'bench'),
+    kafka: kafkaClient(kafkaConnection(env), 'bench'),
   };
 }
 

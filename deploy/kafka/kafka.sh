@@ -7,8 +7,13 @@
 #   bash deploy/kafka/kafka.sh fetch   # only download jars into .kafka/libs
 #
 # State lives in <repo>/.kafka (git-ignored): libs/, data/, logs/, server.properties,
-# log4j.properties, cluster-id, kafka.pid.
-# Env: KAFKA_BROKERS (if set and != 127.0.0.1:9092 an external broker is assumed),
+# log4j.properties, cluster-id, kafka.pid, credentials.json (SCRAM passwords, made on first start).
+# Listeners: PLAINTEXT on 127.0.0.1:KAFKA_PORT (local development: unauthenticated, the ANONYMOUS
+# principal is a super user), SASL_PLAINTEXT with SCRAM-SHA-512 on 127.0.0.1:KAFKA_SASL_PORT
+# (every client a principal, authorised by ACLs; `ranking setup` writes them), CONTROLLER on
+# 127.0.0.1:KAFKA_CONTROLLER_PORT.
+# Env: KAFKA_PORT (default 9092), KAFKA_SASL_PORT (9094), KAFKA_CONTROLLER_PORT (9093),
+#      KAFKA_BROKERS (if set and != 127.0.0.1:KAFKA_PORT an external broker is assumed),
 #      JAVA_HOME, KAFKA_HEAP_OPTS (default "-Xms256m -Xmx1g"), KAFKA_START_TIMEOUT (default 90).
 set -euo pipefail
 
@@ -22,10 +27,18 @@ PROPS="${KAFKA_HOME}/server.properties"
 LOG4J_PROPS="${KAFKA_HOME}/log4j.properties"
 CLUSTER_ID_FILE="${KAFKA_HOME}/cluster-id"
 PID_FILE="${KAFKA_HOME}/kafka.pid"
+CREDENTIALS_FILE="${KAFKA_HOME}/credentials.json"
+# Which credentials the broker's metadata holds (a hash of the cluster id and credentials.json).
+SCRAM_MARK="${KAFKA_HOME}/scram-applied"
 
 KAFKA_VERSION="3.9.1"
-LOCAL_BROKER="127.0.0.1:9092"
-CONTROLLER_ADDR="127.0.0.1:9093"
+LOCAL_BROKER="127.0.0.1:${KAFKA_PORT:-9092}"
+SASL_BROKER="127.0.0.1:${KAFKA_SASL_PORT:-9094}"
+CONTROLLER_ADDR="127.0.0.1:${KAFKA_CONTROLLER_PORT:-9093}"
+SCRAM_MECHANISM="SCRAM-SHA-512"
+# The SCRAM principals: admin is a super user (bootstraps ACLs where there is no plain
+# listener); the others get exactly their ACLs (libs/kafka/src/acls.ts, written by `ranking setup`).
+SCRAM_USERS=(admin ops game-server rating-service maintenance-service leaderboard-service)
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx1g}"
 
@@ -99,11 +112,18 @@ write_configs() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@${CONTROLLER_ADDR}
-listeners=PLAINTEXT://${LOCAL_BROKER},CONTROLLER://${CONTROLLER_ADDR}
-advertised.listeners=PLAINTEXT://${LOCAL_BROKER}
+listeners=PLAINTEXT://${LOCAL_BROKER},SASL_PLAINTEXT://${SASL_BROKER},CONTROLLER://${CONTROLLER_ADDR}
+advertised.listeners=PLAINTEXT://${LOCAL_BROKER},SASL_PLAINTEXT://${SASL_BROKER}
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+sasl.enabled.mechanisms=${SCRAM_MECHANISM}
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=false
+# ANONYMOUS is whoever connects without authenticating: only the loopback PLAINTEXT and
+# CONTROLLER listeners let anyone in unauthenticated, so this grants nothing on the SASL listener.
+super.users=User:ANONYMOUS;User:admin
 log.dirs=${DATA_DIR}
 num.partitions=1
 offsets.topic.replication.factor=1
@@ -134,6 +154,55 @@ log4j.logger.kafka.authorizer.logger=INFO
 LOG4J
 }
 
+# credentials.json: one random password per SCRAM user, written once (mode 600, git-ignored).
+ensure_credentials() {
+  [[ -s "${CREDENTIALS_FILE}" ]] && return 0
+  local user first=1
+  (
+    umask 077
+    {
+      echo "{"
+      echo "  \"brokers\": \"${SASL_BROKER}\","
+      echo "  \"mechanism\": \"scram-sha-512\","
+      echo "  \"users\": {"
+      for user in "${SCRAM_USERS[@]}"; do
+        ((first)) || echo ","
+        first=0
+        printf '    "%s": "%s"' "${user}" "$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+      done
+      echo
+      echo "  }"
+      echo "}"
+    } >"${CREDENTIALS_FILE}.tmp"
+  )
+  mv "${CREDENTIALS_FILE}.tmp" "${CREDENTIALS_FILE}"
+  log "generated SCRAM credentials for ${SCRAM_USERS[*]} in ${CREDENTIALS_FILE#"${ROOT}"/}"
+}
+
+# "user password" lines from credentials.json (the layout ensure_credentials writes).
+credential_lines() {
+  sed -n 's/^ *"\([a-z-]*\)": "\([0-9a-f]\{16,\}\)",\{0,1\}$/\1 \2/p' "${CREDENTIALS_FILE}"
+}
+
+scram_mark() {
+  cat "${DATA_DIR}/meta.properties" "${CREDENTIALS_FILE}" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# Storage formatted before the SASL listener existed (or credentials.json replaced): store the
+# credentials through the running broker's plain listener (one JVM per user, once).
+apply_credentials() {
+  [[ "$(cat "${SCRAM_MARK}" 2>/dev/null || true)" == "$(scram_mark)" ]] && return 0
+  local t0 user password
+  t0="$(now)"
+  while read -r user password; do
+    java_cmd kafka.admin.ConfigCommand --bootstrap-server "${LOCAL_BROKER}" --alter \
+      --add-config "${SCRAM_MECHANISM}=[iterations=4096,password=${password}]" \
+      --entity-type users --entity-name "${user}" >/dev/null
+  done < <(credential_lines)
+  scram_mark >"${SCRAM_MARK}"
+  log "stored SCRAM credentials in the broker in $(elapsed "${t0}")s"
+}
+
 format_storage() {
   if [[ -f "${DATA_DIR}/meta.properties" ]]; then
     log "storage already formatted ($(grep -h '^cluster.id=' "${DATA_DIR}/meta.properties" || true)), skipping format"
@@ -147,8 +216,13 @@ format_storage() {
     [[ -n "${cid}" ]] || { err "could not generate a cluster id"; return 1; }
     echo "${cid}" >"${CLUSTER_ID_FILE}"
   fi
-  log "formatting ${DATA_DIR} with cluster id ${cid}"
-  java_cmd kafka.tools.StorageTool format -t "${cid}" -c "${PROPS}" | sed 's/^/[kafka]   /'
+  local scram=() user password
+  while read -r user password; do
+    scram+=(--add-scram "${SCRAM_MECHANISM}=[name=${user},iterations=4096,password=${password}]")
+  done < <(credential_lines)
+  log "formatting ${DATA_DIR} with cluster id ${cid} and $((${#scram[@]} / 2)) SCRAM users"
+  java_cmd kafka.tools.StorageTool format -t "${cid}" -c "${PROPS}" "${scram[@]}" | sed 's/^/[kafka]   /'
+  scram_mark >"${SCRAM_MARK}"
 }
 
 # --- subcommands -----------------------------------------------------------
@@ -184,7 +258,14 @@ cmd_start() {
   if pid="$(running_pid)"; then
     log "broker process ${pid} already running, checking that it answers"
     if broker_answers "${LOCAL_BROKER}" "${START_TIMEOUT}"; then
-      log "reusing broker on ${LOCAL_BROKER} (pid ${pid})"
+      ensure_credentials
+      apply_credentials
+      if ! port_open "${SASL_BROKER}"; then
+        # Started by an older kafka.sh: the plain listener serves on; the SASL tests will fail.
+        err "WARNING: broker pid ${pid} has no SASL listener on ${SASL_BROKER} (started by an older kafka.sh);"
+        err "restart it to get one: bash deploy/kafka/kafka.sh stop && bash deploy/kafka/kafka.sh start"
+      fi
+      log "reusing broker on ${LOCAL_BROKER}, SASL on ${SASL_BROKER} (pid ${pid})"
       return 0
     fi
     err "broker pid ${pid} does not answer on ${LOCAL_BROKER}; see ${LOG_DIR}/server.log"
@@ -203,8 +284,14 @@ cmd_start() {
     return 1
   fi
 
+  if port_open "${SASL_BROKER}"; then
+    err "SASL port ${SASL_BROKER} is already in use"
+    return 1
+  fi
+
   cmd_fetch
   write_configs
+  ensure_credentials
   format_storage
 
   log "starting kafka ${KAFKA_VERSION} (KRaft, heap ${HEAP_OPTS}) on ${LOCAL_BROKER}"
@@ -224,7 +311,8 @@ cmd_start() {
       return 1
     fi
     if port_open "${LOCAL_BROKER}" && broker_answers "${LOCAL_BROKER}" 5; then
-      log "broker up on ${LOCAL_BROKER} (pid ${pid}) - started in $(elapsed "${t0}")s"
+      apply_credentials
+      log "broker up on ${LOCAL_BROKER}, SASL on ${SASL_BROKER} (pid ${pid}) - started in $(elapsed "${t0}")s"
       return 0
     fi
     sleep 0.5

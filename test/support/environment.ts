@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto';
 /** Where the integration tests find the real services (the same variables the system reads). */
 export const TEST_ENV = {
   kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  /** The same broker's SASL_PLAINTEXT (SCRAM-SHA-512) listener (deploy/kafka/kafka.sh). */
+  kafkaSaslBrokers: process.env.KAFKA_SASL_BROKERS ?? '127.0.0.1:9094',
+  /** The SCRAM passwords kafka.sh generated on the broker's first start. */
+  kafkaCredentialsFile: process.env.KAFKA_CREDENTIALS_FILE ?? '.kafka/credentials.json',
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ranking',
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 };

@@ -5,6 +5,7 @@ import { type Environment, loadEnvironment } from '@ranking/config';
 import type { LadderEvent } from '@ranking/contracts';
 import type { LadderConfig } from '@ranking/rating';
 import type { Consumer } from 'kafkajs';
+import { TEST_ENV } from './environment.js';
 import { uniqueName } from './kafka.js';
 import { RatingScenario } from './rating-scenario.js';
 import { ServiceProcess } from './service-process.js';
@@ -56,6 +57,7 @@ export class MaintenanceScenario {
 
   environment(extra: Record<string, string> = {}): Environment {
     return loadEnvironment({
+      KAFKA_BROKERS: TEST_ENV.kafkaBrokers,
       DATABASE_URL: this.databaseUrl,
       KAFKA_TOPIC_PREFIX: this.world.prefix,
       MAINTENANCE_TICK_MS: '25',

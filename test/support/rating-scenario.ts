@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { topicLayout, topicNames } from '@ranking/kafka';
 import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking/persistence';
 import { type LadderConfig, ReplayEngine } from '@ranking/rating';
+import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { testKafka, uniqueName } from './kafka.js';
 import { collectText } from './collect-text.js';
@@ -55,13 +56,13 @@ export class RatingScenario {
   }
 
   /**
-   * Produces lines keyed by ladder, as game servers do. Idempotent: kafkajs retries a whole
-   * request after an error on one partition (e.g. a leader not yet elected on a new topic), and
-   * without the broker's sequence check the partitions that had succeeded would get the
-   * messages twice.
+   * Produces lines keyed by ladder, as game servers do (through `kafka`: another principal).
+   * Idempotent: kafkajs retries a whole request after an error on one partition (e.g. a leader
+   * not yet elected on a new topic), and without the broker's sequence check the partitions
+   * that had succeeded would get the messages twice.
    */
-  async produce(lines: readonly string[]): Promise<void> {
-    const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  async produce(lines: readonly string[], kafka: Kafka = this.kafka): Promise<void> {
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     for (let i = 0; i < lines.length; i += 500) {
       await producer.send({
@@ -109,14 +110,22 @@ export class RatingScenario {
     const stored: { event_id: string }[] = await this.db.query('SELECT event_id FROM event_store');
     expect(stored).toHaveLength(accepted.size);
     expect(new Set(stored.map((r) => r.event_id))).toEqual(accepted);
-    const live = JSON.parse(await collectText(await exportStandings(this.sql, this.ladders, null)));
+    const live = await this.expectLiveSameAsLog();
+    expect(live.ladders).toEqual(JSON.parse([...offline.render()].join('')).ladders);
+  }
+
+  /** The live state equals the replay of the exported log; returns the live standings. */
+  async expectLiveSameAsLog(): Promise<{ ladders: unknown; void: unknown }> {
+    const live = JSON.parse(
+      await collectText(await exportStandings(this.sql, this.ladders, null)),
+    ) as { ladders: unknown; void: unknown };
     const fromLog = new ReplayEngine(this.ladders);
     for (const line of (await collectText(exportLog(this.sql, null))).split('\n'))
       fromLog.ingestLine(line);
-    const replayed = JSON.parse([...fromLog.render()].join(''));
+    const replayed = JSON.parse([...fromLog.render()].join('')) as typeof live;
     expect(live.ladders).toEqual(replayed.ladders);
     expect(live.void).toEqual(replayed.void);
-    expect(live.ladders).toEqual(JSON.parse([...offline.render()].join('')).ladders);
+    return live;
   }
 }
 

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Module, Logger } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
+import { kafkaConnection, serviceKafka } from '@ranking/kafka';
 import {
   openServiceDataSource,
   HistoryReader,
@@ -39,15 +39,13 @@ export class InfrastructureModule {
       {
         provide: KAFKA,
         useFactory: async (): Promise<Kafka> => {
-          const kafka = kafkaClient(env.KAFKA_BROKERS, 'leaderboard-service', env.LOG_LEVEL);
-          const admin = kafka.admin();
-          await admin.connect();
-          try {
-            await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
-          } finally {
-            await admin.disconnect();
-          }
-          return kafka;
+          return serviceKafka(
+            kafkaConnection(env),
+            'leaderboard-service',
+            env.KAFKA_TOPIC_PREFIX,
+            env.LOG_LEVEL,
+            ['ratingChanges'],
+          );
         },
       },
       {

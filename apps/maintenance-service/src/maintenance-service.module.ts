@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, Logger } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { serviceKafka } from '@ranking/kafka';
+import { kafkaConnection, serviceKafka } from '@ranking/kafka';
 import {
   closedOnShutdown,
   consumerServiceChecks,
@@ -49,10 +49,11 @@ export class MaintenanceServiceModule {
           inject: [ENVIRONMENT],
           useFactory: (env: Environment) =>
             serviceKafka(
-              env.KAFKA_BROKERS,
+              kafkaConnection(env),
               'maintenance-service',
               env.KAFKA_TOPIC_PREFIX,
               env.LOG_LEVEL,
+              ['ladderEvents', 'deadLetter'],
             ),
         },
         OutboxRelay,

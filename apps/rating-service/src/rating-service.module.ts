@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, Logger } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { serviceKafka } from '@ranking/kafka';
+import { kafkaConnection, serviceKafka } from '@ranking/kafka';
 import {
   closedOnShutdown,
   consumerServiceChecks,
@@ -41,7 +41,7 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
     provide: KAFKA,
     inject: [ENVIRONMENT],
     useFactory: (env: Environment) =>
-      serviceKafka(env.KAFKA_BROKERS, 'rating-service', env.KAFKA_TOPIC_PREFIX, env.LOG_LEVEL),
+      serviceKafka(kafkaConnection(env), 'rating-service', env.KAFKA_TOPIC_PREFIX, env.LOG_LEVEL),
   },
   OutboxRelay,
   RatingConsumer,

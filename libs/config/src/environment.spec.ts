@@ -154,4 +154,58 @@ describe('environment', () => {
   ])('stops on a bad %s with one line naming it', (name, value, message) => {
     expect(() => loadEnvironment({ [name]: value })).toThrow(new ConfigError(message));
   });
+
+  describe('SASL towards Kafka', () => {
+    const sasl = {
+      KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+      KAFKA_SASL_USERNAME: 'rating-service',
+      KAFKA_SASL_PASSWORD: 's3cret',
+    };
+
+    it('is off unless asked for', () => {
+      const env = loadEnvironment({});
+      expect(env.KAFKA_SASL_MECHANISM).toBeUndefined();
+      expect(env.KAFKA_SASL_USERNAME).toBeUndefined();
+      expect(env.KAFKA_SASL_PASSWORD).toBeUndefined();
+    });
+
+    it('reads a mechanism (any case) with its username and password', () => {
+      expect(loadEnvironment(sasl)).toMatchObject({
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: 'rating-service',
+        KAFKA_SASL_PASSWORD: 's3cret',
+      });
+    });
+
+    it.each([
+      [
+        { ...sasl, KAFKA_SASL_MECHANISM: 'gssapi' },
+        'KAFKA_SASL_MECHANISM="gssapi": must be one of plain, scram-sha-256, scram-sha-512, or unset',
+      ],
+      [
+        { KAFKA_SASL_USERNAME: 'ops', KAFKA_SASL_PASSWORD: 'x' },
+        'KAFKA_SASL_MECHANISM="": must be set (plain, scram-sha-256, scram-sha-512) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is',
+      ],
+      [
+        { ...sasl, KAFKA_SASL_USERNAME: undefined },
+        'KAFKA_SASL_USERNAME="": is required when KAFKA_SASL_MECHANISM is set',
+      ],
+      [
+        { ...sasl, KAFKA_SASL_USERNAME: 'two words' },
+        'KAFKA_SASL_USERNAME="two words": must be 1-255 characters without spaces',
+      ],
+      [
+        { ...sasl, KAFKA_SASL_PASSWORD: '' },
+        'KAFKA_SASL_PASSWORD="": is required when KAFKA_SASL_MECHANISM is set',
+      ],
+    ])('stops on an incomplete or bad SASL setting with one line naming it', (env, message) => {
+      expect(() => loadEnvironment(env)).toThrow(new ConfigError(message));
+    });
+
+    it('never prints the password', () => {
+      expect(() => loadEnvironment({ ...sasl, KAFKA_SASL_PASSWORD: 'line\nbreak' })).toThrow(
+        new ConfigError('KAFKA_SASL_PASSWORD=(hidden): must be 1-1024 characters on one line'),
+      );
+    });
+  });
 });

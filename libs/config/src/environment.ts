@@ -8,6 +8,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 
@@ -19,15 +20,29 @@ const REDIS_URL =
 const PORT = 'must be a port number (1-65535, or 0 for any free port)';
 const HOST = /^[A-Za-z0-9.\-:]{1,253}$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+<<<<<<< HEAD
 const ORIGIN = String.raw`https?://[A-Za-z0-9.\-[\]:]+`;
 const ORIGIN_LIST = new RegExp(`^(${ORIGIN}(,${ORIGIN})*)?$`);
 // The proxies' addresses and CIDR ranges, or true (trust every hop: only behind a proxy that
 // overwrites X-Forwarded-For). No hop count: Fastify refuses one, as a client could forge hops.
 const PROXY = String.raw`(\d{1,3}(\.\d{1,3}){3}(/\d{1,2})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(/\d{1,3})?|loopback|linklocal|uniquelocal)`;
 const TRUST_PROXY = new RegExp(`^(true|false|${PROXY}(,${PROXY})*)$`);
+=======
+/** The SASL mechanisms kafkajs speaks (the local broker's SASL listener is scram-sha-512). */
+export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+/** Variables whose value a configuration error must not print. */
+const SECRET = new Set(['KAFKA_SASL_PASSWORD']);
+>>>>>>> kafka-sasl
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
+const lowerCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+const saslGiven = (o: Environment) =>
+  o.KAFKA_SASL_MECHANISM !== undefined ||
+  o.KAFKA_SASL_USERNAME !== undefined ||
+  o.KAFKA_SASL_PASSWORD !== undefined;
 const integer = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
@@ -39,6 +54,30 @@ export class Environment {
   @Transform(trimmed)
   @Matches(BROKER_LIST, { message: 'must be a comma-separated list of host:port' })
   KAFKA_BROKERS = '127.0.0.1:9092';
+
+  /**
+   * SASL towards the brokers (unset: none, as on the local plain listener). With it, the
+   * username and password are required.
+   */
+  @ValidateIf(saslGiven)
+  @Transform(lowerCase)
+  @IsIn(SASL_MECHANISMS, {
+    message: ({ value }) =>
+      value === undefined
+        ? `must be set (${SASL_MECHANISMS.join(', ')}) when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is`
+        : `must be one of ${SASL_MECHANISMS.join(', ')}, or unset`,
+  })
+  KAFKA_SASL_MECHANISM?: SaslMechanism;
+
+  @ValidateIf(saslGiven)
+  @Matches(/^\S{1,255}$/, { message: 'must be 1-255 characters without spaces' })
+  @IsString({ message: 'is required when KAFKA_SASL_MECHANISM is set' })
+  KAFKA_SASL_USERNAME?: string;
+
+  @ValidateIf(saslGiven)
+  @Matches(/^.{1,1024}$/, { message: 'must be 1-1024 characters on one line' })
+  @IsString({ message: 'is required when KAFKA_SASL_MECHANISM is set' })
+  KAFKA_SASL_PASSWORD?: string;
 
   @Transform(trimmed)
   @Matches(POSTGRES_URL, { message: 'must be a postgres:// URL' })
@@ -183,13 +222,22 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** The variables without a default (not own properties of a new Environment). */
+const OPTIONAL = [
+  'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'RANKING_LADDERS_FILE',
+  'RANKING_TOURNAMENTS_FILE',
+] as const;
+
 /** Validates the environment once; throws a ConfigError naming the first bad variable. */
 export function loadEnvironment(
   env: Record<string, string | undefined> = process.env,
 ): Environment {
   const known = Object.keys(new Environment());
   const given: Record<string, string> = {};
-  for (const key of [...known, 'RANKING_LADDERS_FILE', 'RANKING_TOURNAMENTS_FILE']) {
+  for (const key of [...known, ...OPTIONAL]) {
     const value = env[key];
     if (value !== undefined && value !== '') given[key] = value;
   }
@@ -197,9 +245,9 @@ export function loadEnvironment(
   const [error] = validateSync(config, { stopAtFirstError: true });
   if (error) {
     const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
-    throw new ConfigError(
-      `${error.property}=${JSON.stringify(given[error.property] ?? '')}: ${message}`,
-    );
+    const value = given[error.property] ?? '';
+    const shown = SECRET.has(error.property) && value !== '' ? '(hidden)' : JSON.stringify(value);
+    throw new ConfigError(`${error.property}=${shown}: ${message}`);
   }
   return config;
 }

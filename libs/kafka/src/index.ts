@@ -11,3 +11,4 @@ export * from './batch-settler.js';
 export * from './checkpointed-consumer.js';
 export * from './message-outcome.js';
 export * from './consumer-lag.js';
+export * from './acls.js';

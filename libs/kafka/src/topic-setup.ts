@@ -1,6 +1,6 @@
 import { TOPICS } from '@ranking/contracts';
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
-import { kafkaClient, type KafkaLogLevel } from './kafka-client.js';
+import { type KafkaConnection, kafkaClient, type KafkaLogLevel } from './kafka-client.js';
 
 /** The contract's topic names under a prefix ('' in production; tests use their own). */
 export const topicNames = (prefix = '') => ({
@@ -19,6 +19,9 @@ export const topicLayout = (prefix = ''): ITopicConfig[] => {
   ];
 };
 
+/** A topic of the contract, by its key in `topicNames`. */
+export type TopicKey = keyof ReturnType<typeof topicNames>;
+
 export const TOPIC_LAYOUT: readonly ITopicConfig[] = topicLayout();
 
 /** Creates whichever of the topics is missing and waits for their leaders; returns the ones it created. */
@@ -29,22 +32,50 @@ export async function ensureTopics(
   const existing = new Set(await admin.listTopics());
   const missing = layout.filter((t) => !existing.has(t.topic));
   if (missing.length === 0) return [];
-  await admin.createTopics({ topics: [...missing], waitForLeaders: true });
+  try {
+    await admin.createTopics({ topics: [...missing], waitForLeaders: true });
+  } catch (error) {
+    // A principal without Create on them (every service on the SASL listener) sees only the
+    // topics it may describe: missing ones are the ops principal's to create.
+    if (/AUTHORIZATION_FAILED|not authorized/i.test(describeError(error)))
+      throw new Error(
+        `topics ${missing.map((t) => t.topic).join(', ')} are missing or not visible to this principal, which may not create them: run \`ranking setup\` as ops and check the ACLs (${describeError(error)})`,
+        { cause: error },
+      );
+    throw error;
+  }
   return missing.map((t) => t.topic);
 }
 
-/** A service's Kafka client, once the contract's topics under `prefix` exist. */
+/** An error with the broker's error types (kafkajs aggregates one per topic). */
+const describeError = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const { type, errors } = error as { type?: unknown; errors?: unknown };
+  const types = [
+    type,
+    ...(Array.isArray(errors) ? errors.map((e) => (e as { type?: unknown }).type) : []),
+  ].filter((t): t is string => typeof t === 'string');
+  return types.length > 0 ? `${[...new Set(types)].join(', ')}: ${error.message}` : error.message;
+};
+
+/**
+ * A service's Kafka client, once the topics it uses (`uses`, default all of the contract's)
+ * under `prefix` exist: it creates missing ones where its principal may.
+ */
 export async function serviceKafka(
-  brokers: string,
+  connection: KafkaConnection | string,
   clientId: string,
   prefix: string,
   level: KafkaLogLevel = 'warn',
+  uses?: readonly TopicKey[],
 ): Promise<Kafka> {
-  const kafka = kafkaClient(brokers, clientId, level);
+  const kafka = kafkaClient(connection, clientId, level);
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await ensureTopics(admin, topicLayout(prefix));
+    const names = uses?.map((key) => topicNames(prefix)[key]);
+    const layout = topicLayout(prefix).filter((t) => !names || names.includes(t.topic));
+    await ensureTopics(admin, layout);
   } finally {
     await admin.disconnect();
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { validateEvent } from '@ranking/contracts';
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import { kafkaClient, topicNames } from '@ranking/kafka';
+import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import { PeriodCalendar } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import { Command, CommandRunner, Option } from 'nest-commander';
@@ -51,7 +51,7 @@ export class CorrectCommand extends CommandRunner {
     const event = checked.event;
 
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const kafka = kafkaClient(env.KAFKA_BROKERS, 'ranking-correct', env.LOG_LEVEL);
+    const kafka = kafkaClient(kafkaConnection(env), 'ranking-correct', env.LOG_LEVEL);
     await requireTopic(kafka, topic);
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();

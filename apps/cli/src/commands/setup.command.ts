@@ -1,5 +1,12 @@
 import { loadEnvironment } from '@ranking/config';
-import { ensureTopics, kafkaClient, topicLayout } from '@ranking/kafka';
+import {
+  ensureAcls,
+  ensureTopics,
+  kafkaClient,
+  kafkaConnection,
+  rankingAcls,
+  topicLayout,
+} from '@ranking/kafka';
 import { createDataSource, ensureDatabase, migrate } from '@ranking/persistence';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
@@ -8,10 +15,14 @@ interface SetupFlags {
   skipKafka?: boolean;
 }
 
-/** `ranking setup`: creates the database if missing, runs migrations, creates the Kafka topics. */
+/**
+ * `ranking setup`: creates the database if missing, runs migrations, creates the Kafka topics
+ * and writes the principals' ACLs (where the broker has an authorizer).
+ */
 @Command({
   name: 'setup',
-  description: 'create the database if missing, run migrations and create the Kafka topics',
+  description:
+    'create the database if missing, run migrations, create the Kafka topics and their ACLs',
 })
 export class SetupCommand extends CommandRunner {
   async run(_args: string[], flags: SetupFlags): Promise<void> {
@@ -29,13 +40,19 @@ export class SetupCommand extends CommandRunner {
       await db.destroy();
     }
     if (flags.skipKafka) return;
-    const admin = kafkaClient(env.KAFKA_BROKERS, 'ranking-setup', env.LOG_LEVEL).admin();
+    const admin = kafkaClient(kafkaConnection(env), 'ranking-setup', env.LOG_LEVEL).admin();
     await admin.connect();
     try {
       const topics = await ensureTopics(admin, topicLayout(env.KAFKA_TOPIC_PREFIX));
       log.info(`kafka topics ${topics.length ? `created: ${topics.join(', ')}` : 'present'}`, {
         topicsCreated: topics,
       });
+      const acls = rankingAcls(env.KAFKA_TOPIC_PREFIX);
+      const written = await ensureAcls(admin, acls);
+      log.info(
+        written ? `kafka ACLs present (${acls.length})` : 'kafka has no authorizer: no ACLs',
+        { aclsWritten: written ? acls.length : 0 },
+      );
     } finally {
       await admin.disconnect();
     }

@@ -1,6 +1,6 @@
 import { loadEnvironment, loadLadders, loadTournaments } from '@ranking/config';
 import { generateEvents, generateTournament } from '@ranking/generator';
-import { kafkaClient, topicNames } from '@ranking/kafka';
+import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
@@ -50,7 +50,7 @@ export class SimulateCommand extends CommandRunner {
     const players = flags.players ?? 400;
     const backfillDays = flags.backfillDays ?? 3;
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const producer = kafkaClient(env.KAFKA_BROKERS, 'ranking-simulate', env.LOG_LEVEL).producer({
+    const producer = kafkaClient(kafkaConnection(env), 'ranking-simulate', env.LOG_LEVEL).producer({
       allowAutoTopicCreation: false,
     });
     await producer.connect();

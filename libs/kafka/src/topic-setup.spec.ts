@@ -1,0 +1,39 @@
+import type { Admin } from 'kafkajs';
+import { ensureTopics, topicLayout } from './topic-setup.js';
+
+const adminWith = (existing: string[], createTopics: () => Promise<boolean>) =>
+  ({ listTopics: () => Promise.resolve(existing), createTopics }) as unknown as Admin;
+
+describe('ensureTopics', () => {
+  it('creates only the missing topics', async () => {
+    const created: string[] = [];
+    const admin = {
+      listTopics: () => Promise.resolve(['p.ranking.ladder-events']),
+      createTopics: ({ topics }: { topics: { topic: string }[] }) => {
+        created.push(...topics.map((t) => t.topic));
+        return Promise.resolve(true);
+      },
+    } as unknown as Admin;
+    expect(await ensureTopics(admin, topicLayout('p.'))).toEqual([
+      'p.ranking.rating-changes',
+      'p.ranking.dead-letter',
+    ]);
+    expect(created).toEqual(['p.ranking.rating-changes', 'p.ranking.dead-letter']);
+  });
+
+  it('says to run `ranking setup` when the principal may not create them', async () => {
+    // kafkajs's KafkaJSAggregateError: one error per topic, each with the broker's type.
+    const refused = Object.assign(new Error('Topic creation errors'), {
+      errors: [{ type: 'TOPIC_AUTHORIZATION_FAILED' }, { type: 'TOPIC_AUTHORIZATION_FAILED' }],
+    });
+    const admin = adminWith([], () => Promise.reject(refused));
+    await expect(ensureTopics(admin, topicLayout('p.').slice(0, 2))).rejects.toThrow(
+      'topics p.ranking.ladder-events, p.ranking.rating-changes are missing or not visible to this principal, which may not create them: run `ranking setup` as ops and check the ACLs (TOPIC_AUTHORIZATION_FAILED: Topic creation errors)',
+    );
+  });
+
+  it('passes other failures on', async () => {
+    const admin = adminWith([], () => Promise.reject(new Error('broker gone')));
+    await expect(ensureTopics(admin, topicLayout())).rejects.toThrow('broker gone');
+  });
+});

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import {
+  deleteAcls,
+  ensureAcls,
+  kafkaClient,
+  type KafkaConnection,
+  type Principal,
+  rankingAcls,
+} from '@ranking/kafka';
+import kafkajs from 'kafkajs';
+import { TEST_ENV } from './environment.js';
+import { testKafka } from './kafka.js';
+
+let passwords: Record<string, string> | undefined;
+
+/** A principal's SCRAM password, from the credentials file the local broker's first start wrote. */
+export function passwordOf(principal: Principal | 'admin'): string {
+  if (!passwords) {
+    let text: string;
+    try {
+      text = readFileSync(TEST_ENV.kafkaCredentialsFile, 'utf8');
+    } catch (error) {
+      throw new Error(
+        `no Kafka credentials at ${TEST_ENV.kafkaCredentialsFile} (KAFKA_CREDENTIALS_FILE): start the broker with deploy/kafka/kafka.sh (${(error as Error).message})`,
+      );
+    }
+    passwords = (JSON.parse(text) as { users: Record<string, string> }).users;
+  }
+  const password = passwords[principal];
+  if (password === undefined) throw new Error(`no password for ${principal} in the credentials`);
+  return password;
+}
+
+/** The connection as `principal` on the SASL listener. */
+export const principalConnection = (principal: Principal | 'admin'): KafkaConnection => ({
+  brokers: TEST_ENV.kafkaSaslBrokers,
+  sasl: { mechanism: 'scram-sha-512', username: principal, password: passwordOf(principal) },
+});
+
+/** The environment variables that run a service (or the CLI) as `principal`. */
+export const principalEnv = (principal: Principal | 'admin'): Record<string, string> => ({
+  KAFKA_BROKERS: TEST_ENV.kafkaSaslBrokers,
+  KAFKA_SASL_MECHANISM: 'scram-sha-512',
+  KAFKA_SASL_USERNAME: principal,
+  KAFKA_SASL_PASSWORD: passwordOf(principal),
+});
+
+/** A kafkajs client as `principal` on the SASL listener. */
+export const principalKafka = (principal: Principal | 'admin', clientId = `test-${principal}`) =>
+  kafkaClient(principalConnection(principal), clientId);
+
+/**
+ * The ACLs of a test's topics and groups (ops's cluster grants are shared by every prefix, so
+ * they are written but never removed).
+ */
+const prefixAcls = (prefix: string) => rankingAcls(prefix);
+const removable = (prefix: string) =>
+  rankingAcls(prefix).filter((a) => a.resourceType !== kafkajs.AclResourceTypes.CLUSTER);
+
+/** Writes the system's ACLs for `prefix`, as `ranking setup` does for production's. */
+export async function grantAcls(prefix: string): Promise<void> {
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    if (!(await ensureAcls(admin, prefixAcls(prefix))))
+      throw new Error('the broker has no authorizer: start it with deploy/kafka/kafka.sh');
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Removes the ACLs `grantAcls(prefix)` wrote (but the shared cluster grants). */
+export async function revokeAcls(prefix: string): Promise<void> {
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    await deleteAcls(admin, removable(prefix));
+  } finally {
+    await admin.disconnect();
+  }
+}
