@@ -9,8 +9,5 @@ export * from './collect-text.js';
 export * from './topic-reader.js';
 export * from './http-probe.js';
 export * from './json-lines.js';
-<<<<<<< HEAD
 export * from './redis-cluster.js';
-=======
 export * from './kafka-principals.js';
->>>>>>> kafka-sasl

@@ -20,20 +20,17 @@ const REDIS_URL =
 const PORT = 'must be a port number (1-65535, or 0 for any free port)';
 const HOST = /^[A-Za-z0-9.\-:]{1,253}$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-<<<<<<< HEAD
 const ORIGIN = String.raw`https?://[A-Za-z0-9.\-[\]:]+`;
 const ORIGIN_LIST = new RegExp(`^(${ORIGIN}(,${ORIGIN})*)?$`);
 // The proxies' addresses and CIDR ranges, or true (trust every hop: only behind a proxy that
 // overwrites X-Forwarded-For). No hop count: Fastify refuses one, as a client could forge hops.
 const PROXY = String.raw`(\d{1,3}(\.\d{1,3}){3}(/\d{1,2})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(/\d{1,3})?|loopback|linklocal|uniquelocal)`;
 const TRUST_PROXY = new RegExp(`^(true|false|${PROXY}(,${PROXY})*)$`);
-=======
 /** The SASL mechanisms kafkajs speaks (the local broker's SASL listener is scram-sha-512). */
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 /** Variables whose value a configuration error must not print. */
 const SECRET = new Set(['KAFKA_SASL_PASSWORD']);
->>>>>>> kafka-sasl
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
