@@ -46,7 +46,9 @@ if [[ ${#pids[@]} -eq 0 ]]; then
   echo "[run] infrastructure ready; no services are built yet"
   exit 0
 fi
-start simulator node bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
+# With the heap flag given, bin/ranking.js runs the CLI in this process (no re-executed child),
+# so the SIGTERM of the stop reaches it.
+start simulator node "--max-old-space-size=${RANKING_HEAP_MB:-2048}" bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
   --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}" --tournaments "$RANKING_TOURNAMENTS_FILE"
 port="${HTTP_PORT:-3000}"
 for _ in $(seq 1 60); do
