@@ -5,6 +5,7 @@
 //
 // Brokers: env KAFKA_BROKERS (comma separated, default 127.0.0.1:9092).
 // Timeout: first arg, else env KAFKA_WAIT_TIMEOUT (seconds), default 90.
+// KAFKA_WAIT_BROKERS: how many brokers the cluster must list (default 1).
 // Exit 0 when the broker answered, 1 on timeout.
 import { Kafka, logLevel } from 'kafkajs';
 
@@ -15,6 +16,7 @@ const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092')
 const timeoutSec = Number(process.argv[2] ?? process.env.KAFKA_WAIT_TIMEOUT ?? 90);
 const timeoutMs = (Number.isFinite(timeoutSec) && timeoutSec > 0 ? timeoutSec : 90) * 1000;
 const quiet = process.env.KAFKA_WAIT_QUIET === '1';
+const wantBrokers = Number(process.env.KAFKA_WAIT_BROKERS ?? 1) || 1;
 
 const kafka = new Kafka({
   clientId: 'ranking-kafka-wait-ready',
@@ -35,6 +37,8 @@ while (Date.now() < deadline) {
     await admin.connect();
     const info = await admin.describeCluster();
     await admin.disconnect().catch(() => {});
+    if (info.brokers.length < wantBrokers)
+      throw new Error(`${info.brokers.length} of ${wantBrokers} brokers registered`);
     if (!quiet) {
       console.log(
         `[kafka] broker ready at ${brokers.join(',')} (cluster ${info.clusterId}, ${info.brokers.length} broker(s), controller ${info.controller})`,

@@ -9,6 +9,7 @@ import { testKafka, uniqueName } from './kafka.js';
 import { collectText } from './collect-text.js';
 import { ServiceProcess } from './service-process.js';
 import { createTestDatabase } from './test-database.js';
+import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
 
@@ -33,7 +34,20 @@ export class RatingScenario {
     await this.db.initialize();
     const admin = this.kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: topicLayout(this.prefix), waitForLeaders: true });
+    try {
+      await admin.createTopics({ topics: topicLayout(this.prefix), waitForLeaders: true });
+    } catch (error) {
+      // On a cluster, kafkajs's leader check may ask a broker that has not yet heard of the new
+      // topics (UNKNOWN_TOPIC_OR_PARTITION, which it does not retry): wait for the leaders here.
+      if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+      await waitFor(
+        async () => {
+          const { topics } = await admin.fetchTopicMetadata({ topics: Object.values(this.topics) });
+          return topics.every((t) => t.partitions.every((p) => p.leader >= 0));
+        },
+        { timeout: 30_000, interval: 250, what: 'the new topics to have leaders' },
+      );
+    }
     await admin.disconnect();
   }
 

@@ -54,7 +54,13 @@ export class OutboxRelayLoop {
   ) {}
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    // Idempotent (kafkajs: acks -1, one request in flight per broker): a request kafkajs retries
+    // after a lost answer or a leader change is written once per partition, not twice.
+    this.producer = this.kafka.producer({
+      allowAutoTopicCreation: false,
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
     await this.producer.connect();
     this.running = true;
     this.loop = this.run();

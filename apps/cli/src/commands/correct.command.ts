@@ -53,7 +53,11 @@ export class CorrectCommand extends CommandRunner {
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
     const kafka = kafkaClient(kafkaConnection(env), 'ranking-correct', env.LOG_LEVEL);
     await requireTopic(kafka, topic);
-    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    const producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
     await producer.connect();
     try {
       // A retried send may land twice; the event id makes the second one a no-op.

@@ -52,6 +52,8 @@ export class SimulateCommand extends CommandRunner {
     const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
     const producer = kafkaClient(kafkaConnection(env), 'ranking-simulate', env.LOG_LEVEL).producer({
       allowAutoTopicCreation: false,
+      idempotent: true,
+      maxInFlightRequests: 1,
     });
     await producer.connect();
     let stopping = false;
