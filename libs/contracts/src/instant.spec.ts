@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { parseEvent } from './event-validator.js';
-import { instantMillis } from './instant.js';
+import { instantMillis, parsedInstantMillis } from './instant.js';
 
 // RULES.md "Strings and instants": an instant is exactly RFC 3339's date-time (T or t, Z or z
 // or ±hh:mm, no leap second) with a year from 2000 to 2099.
@@ -118,5 +119,50 @@ describe('instantMillis', () => {
   it('places no leap second', () => {
     expect(instantMillis('2026-12-31T23:59:60Z')).toBeNaN();
     expect(instantMillis('2026-12-31t23:59:60z')).toBeNaN();
+  });
+});
+
+describe('instantMillis equals Date.parse', () => {
+  const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+  const instant = fc
+    .record({
+      year: fc.integer({ min: 1990, max: 2110 }).map(String),
+      month: two(13),
+      day: two(32),
+      t: fc.constantFrom('T', 't'),
+      hour: two(24),
+      minute: two(60),
+      second: two(60),
+      fraction: fc.oneof(fc.constant(''), fc.stringMatching(/^\.[0-9]{1,9}$/), fc.constant('.')),
+      zone: fc.oneof(
+        fc.constantFrom('Z', 'z', '+00:00', '-00:00', 'Y', ''),
+        fc.tuple(fc.constantFrom('+', '-'), two(24), two(60)).map(([s, h, m]) => `${s}${h}:${m}`),
+      ),
+    })
+    .map(
+      (p) =>
+        `${p.year}-${p.month}-${p.day}${p.t}${p.hour}:${p.minute}:${p.second}${p.fraction}${p.zone}`,
+    );
+
+  it('for any date-time shaped string, valid or not (the fast path decides only where Date.parse agrees)', () => {
+    fc.assert(
+      fc.property(instant, (s) => {
+        expect(Object.is(instantMillis(s), parsedInstantMillis(s))).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([
+    '2026-02-30T00:00:00Z',
+    '2024-02-29T23:59:59.9999999+23:59',
+    '2100-02-29T00:00:00Z',
+    '2000-02-29T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T00:00:00.Z',
+    '2026-01-01T00:00:00+0800',
+    'not an instant at all',
+  ])('for the edge case %s', (s) => {
+    expect(Object.is(instantMillis(s), parsedInstantMillis(s))).toBe(true);
   });
 });

@@ -83,19 +83,17 @@ describe('nestsDeeperThan', () => {
     );
   });
 
+  // No wall-clock limits here (a loaded machine makes them flaky): a scan that recursed would
+  // overflow the stack on these inputs, and one that went quadratic would take hours, far past
+  // Jest's timeout.
   it('rejects a million [ at once, and a million-deep valid value, with no stack overflow', () => {
-    const started = performance.now();
     expect(nestsDeeperThan('['.repeat(1_000_000))).toBe(true);
     expect(nestsDeeperThan('['.repeat(1_000_000) + ']'.repeat(1_000_000))).toBe(true);
-    // Stops at level 33, so the rest of the text is never read.
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('reads a long string of backslashes and quotes in linear time', () => {
     const text = `["${'\\"'.repeat(500_000)}"]`;
-    const started = performance.now();
     expect(nestsDeeperThan(text)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 
@@ -110,9 +108,8 @@ describe('parseEvent and the nesting limit', () => {
     });
   });
 
-  it('rejects a line of a million [ as invalid-json, quickly', () => {
+  it('rejects a line of a million [ as invalid-json, with no stack overflow', () => {
     const deepGame = gameOfDepth(1_000_000);
-    const started = performance.now();
     expect(parseEvent('['.repeat(1_000_000))).toMatchObject({
       ok: false,
       rejection: { code: 'invalid-json' },
@@ -122,6 +119,5 @@ describe('parseEvent and the nesting limit', () => {
       ok: false,
       rejection: { code: 'invalid-json' },
     });
-    expect(performance.now() - started).toBeLessThan(100);
   });
 });
