@@ -171,19 +171,14 @@ export class BatchProcessor {
         }
       }
     }
-    // Every ladder's players in one statement and its game records in another.
+    // Every ladder's players in one statement and its game records in another: only what the
+    // fold wrote since it was restored from the rows.
     const players: [string, PlayerState[]][] = [];
     const games: [string, Map<string, string>][] = [];
     for (const loaded of snapshots) {
       const fold = engine.ladderFolds.get(loaded.snapshot.ladder)!;
-      players.push([
-        fold.ladder.id,
-        [...fold.players.values()].filter((p) => loaded.players.get(p.id) !== p),
-      ]);
-      const changed = new Map<string, string>();
-      for (const [gameId, encoded] of fold.encodedGames())
-        if (loaded.games.get(gameId) !== encoded) changed.set(gameId, encoded);
-      games.push([fold.ladder.id, changed]);
+      players.push([fold.ladder.id, fold.changedPlayers()]);
+      games.push([fold.ladder.id, fold.changedGames()]);
     }
     await this.repo.upsertPlayersOf(players);
     await this.repo.upsertGamesOf(games);
@@ -199,7 +194,7 @@ export class BatchProcessor {
       if (list) list.push(e);
       else byLadder.set(e.ladder, [e]);
     }
-    const wanted = new Map<string, { records: GameRecord[]; games: Map<string, string> }>();
+    const wanted = new Map<string, GameRecord[]>();
     const playerIds = new Map<string, string[]>();
     for (const [ladderId, ladderEvents] of byLadder) {
       const fold = new LadderFold(this.ladders.get(ladderId)!);
@@ -212,19 +207,20 @@ export class BatchProcessor {
         if (e.type === 'player.penalized') ids.add(e.player);
       }
       for (const r of records) for (const p of r.players) ids.add(p.id);
-      wanted.set(ladderId, { records, games });
+      wanted.set(ladderId, records);
       playerIds.set(ladderId, [...ids]);
     }
     // Every ladder's players in one query.
     const found = await this.repo.loadPlayersOf(playerIds);
-    return [...wanted].map(([ladderId, { records, games }]) => {
-      const players = found.get(ladderId) ?? [];
-      return {
-        snapshot: { ladder: ladderId, players, games: records, closed: [], accepted: 0 },
-        players: new Map(players.map((p) => [p.id, p])),
-        games,
-      };
-    });
+    return [...wanted].map(([ladderId, records]) => ({
+      snapshot: {
+        ladder: ladderId,
+        players: found.get(ladderId) ?? [],
+        games: records,
+        closed: [],
+        accepted: 0,
+      },
+    }));
   }
 
   /** A period close: every player of the ladder, page by page through the rule set's close. */
@@ -264,10 +260,7 @@ export class BatchProcessor {
       });
       const outcome = fold.close(window);
       const changes = outcome.status === 'applied' ? outcome.changes : [];
-      await this.repo.upsertPlayers(
-        ladder.id,
-        page.map((p) => fold.players.get(p.id)!).filter((p, i) => p !== page[i]),
-      );
+      await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
       await this.repo.appendHistory(
         changes.map((change) => ({ ladder: ladder.id, seq, eventId: event.id, change })),
       );

@@ -34,7 +34,7 @@ export function disconnectReports(ladder: LadderConfig, event: GameFinished): Di
     calendar: PeriodCalendar.of(ladder.timezone),
   };
   const outcome = decideGame(ladder, rules, event, before, time);
-  if (outcome.status !== 'applied') return [];
+  if (outcome.status !== 'scored') return [];
   return event.players.map((p) => ({ player: p.id, disconnected: p.disconnected === true }));
 }
 

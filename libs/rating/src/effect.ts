@@ -101,32 +101,41 @@ const LOSS = 4;
 const DRAW = 8;
 const RATED = 16;
 
+/** A game's counts as one number of flags (the rating delta and captures are kept apart). */
+export const packEffectFlags = (e: EffectCounts): number =>
+  (e.games ? GAME : 0) |
+  (e.wins ? WIN : 0) |
+  (e.losses ? LOSS : 0) |
+  (e.draws ? DRAW : 0) |
+  (e.rated ? RATED : 0);
+
+export const unpackEffectFlags = (
+  flags: number,
+): Pick<EffectCounts, 'games' | 'wins' | 'losses' | 'draws' | 'rated'> => ({
+  games: flags & GAME ? 1 : 0,
+  wins: flags & WIN ? 1 : 0,
+  losses: flags & LOSS ? 1 : 0,
+  draws: flags & DRAW ? 1 : 0,
+  rated: flags & RATED ? 1 : 0,
+});
+
 export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
   // Built by push, not `new Array(n)`: an array made with holes stays "holey" to V8, and
-  // JSON.stringify (the record's encoding) takes a much slower path for holey arrays. The
-  // packed form only lives until the record is encoded.
+  // JSON.stringify (the record's encoding) takes a much slower path for holey arrays.
   const packed: number[] = [];
-  for (const e of effects) {
-    const flags =
-      (e.games ? GAME : 0) |
-      (e.wins ? WIN : 0) |
-      (e.losses ? LOSS : 0) |
-      (e.draws ? DRAW : 0) |
-      (e.rated ? RATED : 0);
-    packed.push(e.rating, e.captures, flags);
-  }
+  for (const e of effects) packed.push(e.rating, e.captures, packEffectFlags(e));
   return packed;
 }
 
 export function unpackEffect(packed: PackedEffects, index: number): EffectCounts {
-  const flags = packed[index * 3 + 2] ?? 0;
+  const flags = unpackEffectFlags(packed[index * 3 + 2] ?? 0);
   return {
     rating: packed[index * 3] ?? 0,
-    games: flags & GAME ? 1 : 0,
-    wins: flags & WIN ? 1 : 0,
-    losses: flags & LOSS ? 1 : 0,
-    draws: flags & DRAW ? 1 : 0,
-    rated: flags & RATED ? 1 : 0,
+    games: flags.games,
+    wins: flags.wins,
+    losses: flags.losses,
+    draws: flags.draws,
+    rated: flags.rated,
     captures: packed[index * 3 + 1] ?? 0,
   };
 }

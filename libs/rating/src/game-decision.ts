@@ -7,13 +7,17 @@ import {
   reject,
 } from '@ranking/contracts';
 import { countDisconnect, type DisconnectCounter } from './disconnect-policy.js';
-import { NO_EFFECT, packEffects, type PlayerEffect, unpackEffect } from './effect.js';
-import { applyEffect, type GameTime } from './effect-application.js';
+import {
+  type EffectCounts,
+  NO_EFFECT,
+  type PlayerEffect,
+  unpackEffect,
+  type Why,
+} from './effect.js';
+import type { GameTime } from './effect-application.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
-import type { PlayerChange } from './player-change.js';
 import {
-  packSnapshots,
   type PlayerSnapshot,
   type PlayerState,
   snapshotOf,
@@ -21,23 +25,48 @@ import {
 } from './player-state.js';
 import { type GameScore, type GameSetting, type RuleSet, settingOf } from './rule-set.js';
 
-/** What a game (or a correction of one) does to the ladder. */
-export type GameOutcome =
+/** What the record of a decided game keeps besides the event: its setting and the state before. */
+export interface DecidedGame {
+  readonly setting: GameSetting;
+  readonly before: readonly PlayerSnapshot[];
+}
+
+/** What a finished game does to the ladder, decided from the event and its players' state. */
+export type GameDecision =
   | { readonly status: 'rejected'; readonly rejection: Rejection }
-  /** Accepted but moves nothing: void on arrival (listed), or a no-op correction. */
-  | { readonly status: 'void'; readonly reason: VoidReason; readonly record: GameRecord }
-  | { readonly status: 'unchanged'; readonly record: GameRecord | null }
+  /** Accepted, moves nothing, listed under `void`; recorded so that a correction finds it. */
+  | { readonly status: 'void'; readonly reason: VoidReason; readonly game: DecidedGame }
+  /** Accepted and recorded, moves nothing (xinbo tournament games). */
+  | { readonly status: 'recorded'; readonly game: DecidedGame }
   | {
-      readonly status: 'applied';
-      /** The new state of each player of the game, in the game's order. */
-      readonly players: readonly PlayerState[];
-      readonly changes: readonly PlayerChange[];
-      readonly record: GameRecord;
+      readonly status: 'scored';
+      readonly game: DecidedGame;
+      /** One effect per player, in the event's order. */
+      readonly effects: readonly PlayerEffect[];
+      /** Each player's disconnect counter after the game; null where the ladder keeps none. */
+      readonly counters: readonly DisconnectCounter[] | null;
       /** Players whose disconnect counter reached the limit in this game, with the penalty's ordinal. */
       readonly disconnectPenalties: readonly { player: string; ordinal: number }[];
     };
 
-const rejected = (rejection: Rejection): GameOutcome => ({ status: 'rejected', rejection });
+/** What a correction does to a recorded game. */
+export type CorrectionDecision =
+  | { readonly status: 'rejected'; readonly rejection: Rejection }
+  /** The game was void on arrival: it stays so, whatever the correction says. */
+  | { readonly status: 'unchanged' }
+  | {
+      readonly status: 'corrected';
+      /** The game's players as now adjudicated, trimmed to the fields the rule set reads. */
+      readonly players: readonly PlayerReport[];
+      /** Per player, in the record's order: the effect taken back, and the one applied instead. */
+      readonly previous: readonly EffectCounts[];
+      readonly effects: readonly PlayerEffect[];
+      readonly why: Why;
+    };
+
+const NO_PENALTIES: readonly { player: string; ordinal: number }[] = Object.freeze([]);
+
+const rejected = (rejection: Rejection) => ({ status: 'rejected', rejection }) as const;
 
 const zeroEffects = (players: readonly unknown[]): readonly PlayerEffect[] =>
   players.map(() => NO_EFFECT);
@@ -59,29 +88,9 @@ function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejectio
   return null;
 }
 
-function changesOf(
-  before: readonly PlayerState[],
-  after: readonly PlayerState[],
-  effects: readonly PlayerEffect[],
-): PlayerChange[] {
-  const changes: PlayerChange[] = [];
-  for (let i = 0; i < after.length; i++) {
-    const rating = after[i]!.rating;
-    changes.push({
-      player: after[i]!.id,
-      before: before[i]!.rating,
-      after: rating,
-      delta: rating - before[i]!.rating,
-      result: effects[i]!.result,
-      why: effects[i]!.why,
-    });
-  }
-  return changes;
-}
-
 /**
  * Decides a finished game from the event and the players' state before it (same order as
- * `event.players`; unknown players come in as new players). Pure: returns the new states.
+ * `event.players`; unknown players come in as new players). Pure: the fold applies the result.
  */
 export function decideGame(
   ladder: LadderConfig,
@@ -89,7 +98,7 @@ export function decideGame(
   event: GameFinished,
   before: readonly PlayerState[],
   time: GameTime,
-): GameOutcome {
+): GameDecision {
   const roster = checkRoster(rules, event.players);
   if (roster) return rejected(roster);
   const setting = settingOf(event.context);
@@ -100,72 +109,41 @@ export function decideGame(
   for (const p of before) snapshots.push(snapshotOf(p, dayKey));
   const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
   const score = rules.score(input);
+  const game: DecidedGame = { setting, before: snapshots };
   switch (score.kind) {
     case 'rejected':
       return rejected(score.rejection);
     case 'void':
-      return {
-        status: 'void',
-        reason: score.reason,
-        record: gameRecord(event, time, setting, rules, snapshots, null, score.reason),
-      };
+      return { status: 'void', reason: score.reason, game };
     case 'recorded':
-      return {
-        status: 'unchanged',
-        record: gameRecord(event, time, setting, rules, snapshots, null, null),
-      };
+      return { status: 'recorded', game };
     case 'scored':
       break;
   }
-  const disconnectPenalties: { player: string; ordinal: number }[] = [];
-  const after: PlayerState[] = [];
+  if (!rules.countsDisconnects) {
+    const effects = score.effects;
+    return { status: 'scored', game, effects, counters: null, disconnectPenalties: NO_PENALTIES };
+  }
+  let disconnectPenalties = NO_PENALTIES;
+  const counters: DisconnectCounter[] = [];
   for (let i = 0; i < before.length; i++) {
     const player = before[i]!;
-    let counter: DisconnectCounter | null = null;
-    if (rules.countsDisconnects) {
-      const step = countDisconnect(
-        {
-          count: player.disconnects,
-          streak: player.cleanStreak,
-          penalties: player.disconnectPenalties,
-        },
-        event.players[i]!.disconnected === true,
-      );
-      if (step.penaltyOrdinal !== null)
-        disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
-      counter = step.counter;
-    }
-    after.push(applyEffect(player, score.effects[i]!, 1, rules, time, counter));
+    const step = countDisconnect(
+      {
+        count: player.disconnects,
+        streak: player.cleanStreak,
+        penalties: player.disconnectPenalties,
+      },
+      event.players[i]!.disconnected === true,
+    );
+    if (step.penaltyOrdinal !== null)
+      disconnectPenalties = [
+        ...disconnectPenalties,
+        { player: player.id, ordinal: step.penaltyOrdinal },
+      ];
+    counters.push(step.counter);
   }
-  return {
-    status: 'applied',
-    players: after,
-    changes: changesOf(before, after, score.effects),
-    record: gameRecord(event, time, setting, rules, snapshots, score.effects, null),
-    disconnectPenalties,
-  };
-}
-
-/** The record a ladder keeps of a decided game; no effects means zero effects (void, recorded). */
-function gameRecord(
-  event: GameFinished,
-  time: GameTime,
-  setting: GameSetting,
-  rules: RuleSet,
-  snapshots: readonly PlayerSnapshot[],
-  effects: readonly PlayerEffect[] | null,
-  voidOnArrival: VoidReason | null,
-): GameRecord {
-  return {
-    gameId: event.gameId,
-    finishedAt: time.finishedAt,
-    moves: event.moves,
-    setting,
-    players: trimReports(event.players, rules),
-    before: packSnapshots(snapshots),
-    effects: packEffects(effects ?? zeroEffects(event.players)),
-    voidOnArrival,
-  };
+  return { status: 'scored', game, effects: score.effects, counters, disconnectPenalties };
 }
 
 /** Keeps only the report fields the rule set reads: a game record lives as long as the ladder. */
@@ -200,16 +178,14 @@ function rescore(
 
 /**
  * Decides a correction: the game's current effect is taken back and the corrected one applied
- * to the players' current state. Later games are not re-rated. `current` follows `record.players`.
+ * to the players' current state (the fold does both). Later games are not re-rated.
  */
 export function decideCorrection(
   ladder: LadderConfig,
   rules: RuleSet,
   event: GameCorrected,
   record: GameRecord | undefined,
-  current: readonly PlayerState[],
-  time: GameTime,
-): GameOutcome {
+): CorrectionDecision {
   const voiding = event.void === true;
   const corrected = voiding ? undefined : event.players;
   if (corrected) {
@@ -217,7 +193,7 @@ export function decideCorrection(
     if (roster) return rejected(roster);
   }
   if (!record) return rejected(reject('unknown-game', `${ladder.id} has no game ${event.gameId}`));
-  if (record.voidOnArrival !== null) return { status: 'unchanged', record };
+  if (record.voidOnArrival !== null) return { status: 'unchanged' };
   let players = record.players;
   let effects = zeroEffects(record.players);
   if (corrected) {
@@ -245,29 +221,11 @@ export function decideCorrection(
     if (score.kind === 'rejected') return rejected(score.rejection);
     if (score.kind === 'scored') effects = score.effects;
   }
-  const gameTime = { ...time, finishedAt: record.finishedAt };
-  const after = current.map((player, i) =>
-    applyEffect(
-      applyEffect(player, unpackEffect(record.effects, i), -1, rules, gameTime),
-      effects[i]!,
-      1,
-      rules,
-      gameTime,
-    ),
-  );
-  const why = { kind: 'correction' as const, gameId: event.gameId, void: voiding };
   return {
-    status: 'applied',
-    players: after,
-    changes: after.map((p, i) => ({
-      player: p.id,
-      before: current[i]!.rating,
-      after: p.rating,
-      delta: p.rating - current[i]!.rating,
-      result: effects[i]!.result,
-      why,
-    })),
-    record: { ...record, players, effects: packEffects(effects) },
-    disconnectPenalties: [],
+    status: 'corrected',
+    players,
+    previous: record.players.map((_, i) => unpackEffect(record.effects, i)),
+    effects,
+    why: { kind: 'correction', gameId: event.gameId, void: voiding },
   };
 }

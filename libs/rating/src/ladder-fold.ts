@@ -8,14 +8,15 @@ import {
   type Rejection,
   type VoidReason,
 } from '@ranking/contracts';
-import { decideCorrection, decideGame, type GameOutcome } from './game-decision.js';
+import { applyEffect } from './effect-application.js';
+import { decideCorrection, decideGame } from './game-decision.js';
+import { GameBook } from './game-book.js';
 import type { GameRecord } from './game-record.js';
-import { decodeRecord, encodeRecord } from './game-record-codec.js';
 import type { LadderConfig } from './ladder-config.js';
 import { penalize } from './penalty.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
 import type { PlayerChange } from './player-change.js';
-import { newPlayer, type PlayerState, updatePlayer } from './player-state.js';
+import { copyPlayer, newPlayer, type PlayerRecord, type PlayerState } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
 
@@ -55,58 +56,94 @@ export function eventInstant(event: LadderEvent, calendar: PeriodCalendar): numb
 }
 
 /**
- * One ladder's state in memory, folded event by event: the reference projection that the
- * offline replay, the rebuild and the tests use. Decisions come from the pure functions.
+ * One ladder's state in memory, folded event by event: the projection that the offline
+ * replay, the rebuild, the rating service and the tests use. Decisions come from the pure
+ * functions (game-decision.ts, the rule sets); the fold owns the state they are applied to:
+ * player records changed in place and game records kept compactly (game-book.ts), because a
+ * ladder is re-folded from its whole log by replays and rebuilds.
  */
 export class LadderFold {
   readonly rules: RuleSet;
   readonly calendar: PeriodCalendar;
-  readonly players = new Map<string, PlayerState>();
-  /**
-   * Game records for corrections, kept encoded (see game-record-codec.ts): a record lives as
-   * long as the ladder, and one short string costs a fraction of the objects it stands for.
-   */
-  private readonly games = new Map<string, string>();
+  private readonly records = new Map<string, PlayerRecord>();
+  /** The players, by id. Read them between events: the fold changes its records in place. */
+  readonly players: ReadonlyMap<string, PlayerState> = this.records;
+  private readonly book: GameBook;
   private readonly closed = new Set<string>();
+  /** Players written since `restore` (null: a fresh fold, where every player counts as written). */
+  private written: Set<string> | null = null;
   /** Events this ladder accepted (applied or void). */
   accepted = 0;
 
   constructor(readonly ladder: LadderConfig) {
     this.rules = RULE_SETS[ladder.ruleSet];
     this.calendar = PeriodCalendar.of(ladder.timezone);
+    this.book = new GameBook(this.rules);
   }
 
-  /** Plain data that `LadderFold.restore` turns back into the same fold. */
+  /** Plain data that `LadderFold.restore` turns back into the same fold (copies: the fold goes on). */
   snapshot(): LadderSnapshot {
     return {
       ladder: this.ladder.id,
-      players: [...this.players.values()],
-      games: [...this.games].map(([id, text]) => decodeRecord(id, text, this.rules)),
+      players: [...this.records.values()].map(copyPlayer),
+      games: [...this.book.records()],
       closed: [...this.closed],
       accepted: this.accepted,
     };
   }
 
-  /** The game records as kept (encoded), by game id: what a store writes without re-encoding. */
-  encodedGames(): ReadonlyMap<string, string> {
-    return this.games;
-  }
-
+  /**
+   * A fold resumed from a snapshot. From here on it tracks what it writes, so that a store can
+   * write back only that (`changedPlayers`, `changedGames`).
+   */
   static restore(ladder: LadderConfig, snapshot: LadderSnapshot): LadderFold {
     const fold = new LadderFold(ladder);
-    for (const p of snapshot.players) fold.players.set(p.id, p);
-    for (const g of snapshot.games) fold.keep(g);
+    for (const p of snapshot.players) fold.records.set(p.id, copyPlayer(p));
+    for (const g of snapshot.games) fold.book.addRecord(g);
     for (const c of snapshot.closed) fold.closed.add(c);
     fold.accepted = snapshot.accepted;
+    fold.written = new Set();
+    fold.book.markUnchanged();
     return fold;
+  }
+
+  /** The players this fold wrote since it was restored (all of them for a fresh fold). */
+  changedPlayers(): PlayerState[] {
+    const written = this.written;
+    if (written === null) return [...this.records.values()];
+    return [...written].map((id) => this.records.get(id)!);
+  }
+
+  /** The game records added or rewritten since the fold was restored, encoded, by game id. */
+  changedGames(): Map<string, string> {
+    const changed = new Map<string, string>();
+    for (const id of this.book.changes()) changed.set(id, this.book.encoded(id)!);
+    return changed;
+  }
+
+  /** Every game record, encoded as the rating service stores it, in arrival order. */
+  encodedGames(): Iterable<[string, string]> {
+    return this.book.encodedRecords();
+  }
+
+  /** How many games the ladder keeps a record of. */
+  get games(): number {
+    return this.book.size;
   }
 
   isClosed(period: PeriodClosed['period'], key: string): boolean {
     return this.closed.has(`${period}:${key}`);
   }
 
+  /** A player's state (a new player's when the ladder has not seen the id). */
   player(id: string): PlayerState {
-    return this.players.get(id) ?? newPlayer(id, this.ladder);
+    return this.records.get(id) ?? newPlayer(id, this.ladder);
+  }
+
+  /** Sets a player's state outright (the fold keeps its own copy): for tests and tools. */
+  setPlayer(state: PlayerState): void {
+    this.records.set(state.id, copyPlayer(state));
+    this.written?.add(state.id);
   }
 
   evolve(event: LadderEvent): LadderOutcome {
@@ -117,16 +154,28 @@ export class LadderFold {
 
   /** Whether the event would be rejected, without changing anything. */
   rejectionOf(event: LadderEvent): Rejection | null {
-    if (event.type !== 'game.finished' && event.type !== 'game.corrected') return null;
-    const outcome = this.gameOutcome(event);
-    return outcome.status === 'rejected' ? outcome.rejection : null;
+    if (event.type === 'game.finished') {
+      const { decision } = this.decideFinished(event, instantMillis(event.finishedAt));
+      return decision.status === 'rejected' ? decision.rejection : null;
+    }
+    if (event.type === 'game.corrected') {
+      const decision = decideCorrection(
+        this.ladder,
+        this.rules,
+        event,
+        this.book.record(event.gameId),
+      );
+      return decision.status === 'rejected' ? decision.rejection : null;
+    }
+    return null;
   }
 
   private decide(event: LadderEvent): LadderOutcome {
     switch (event.type) {
       case 'game.finished':
+        return this.finish(event);
       case 'game.corrected':
-        return this.settle(this.gameOutcome(event));
+        return this.correct(event);
       case 'player.penalized':
         return this.penalize(event);
       case 'period.closed':
@@ -134,53 +183,122 @@ export class LadderFold {
     }
   }
 
-  /** The pure decision for a game or a correction, from the players' current state. */
-  private gameOutcome(event: GameFinished | GameCorrected): GameOutcome {
-    if (event.type === 'game.finished') {
-      const before: PlayerState[] = [];
-      for (const p of event.players) before.push(this.player(p.id));
-      const time = { finishedAt: instantMillis(event.finishedAt), calendar: this.calendar };
-      return decideGame(this.ladder, this.rules, event, before, time);
+  /** The record of the player, created (and kept) when the ladder has not seen the id. */
+  private recordOf(id: string): PlayerRecord {
+    let record = this.records.get(id);
+    if (record === undefined) {
+      record = newPlayer(id, this.ladder);
+      this.records.set(id, record);
     }
-    const stored = this.games.get(event.gameId);
-    const record =
-      stored === undefined ? undefined : decodeRecord(event.gameId, stored, this.rules);
-    const current = record ? record.players.map((p) => this.player(p.id)) : [];
-    const time = { finishedAt: record?.finishedAt ?? 0, calendar: this.calendar };
-    return decideCorrection(this.ladder, this.rules, event, record, current, time);
+    this.written?.add(id);
+    return record;
   }
 
-  private settle(outcome: GameOutcome): LadderOutcome {
-    switch (outcome.status) {
-      case 'rejected':
-        return outcome;
+  /** The players of a game as they are (new ones made, not yet kept), and the decision. */
+  private decideFinished(event: GameFinished, finishedAt: number) {
+    const players: PlayerRecord[] = [];
+    /** Which players are new to the ladder, a bit each. */
+    let fresh = 0;
+    for (let i = 0; i < event.players.length; i++) {
+      const id = event.players[i]!.id;
+      let player = this.records.get(id);
+      if (player === undefined) {
+        player = newPlayer(id, this.ladder);
+        fresh |= 1 << i;
+      }
+      players.push(player);
+    }
+    const time = { finishedAt, calendar: this.calendar };
+    const decision = decideGame(this.ladder, this.rules, event, players, time);
+    return { players, fresh, decision };
+  }
+
+  private finish(event: GameFinished): LadderOutcome {
+    const finishedAt = instantMillis(event.finishedAt);
+    const { players, fresh, decision } = this.decideFinished(event, finishedAt);
+    if (decision.status === 'rejected') return decision;
+    const changes: PlayerChange[] = [];
+    const ids: string[] = [];
+    const time = { finishedAt, calendar: this.calendar };
+    for (let i = 0; i < players.length; i++) {
+      const player = players[i]!;
+      // The record's own id string: the game record keeps it, not the event's copy.
+      ids.push(player.id);
+      if (decision.status !== 'scored') continue;
+      if (fresh & (1 << i)) this.records.set(player.id, player);
+      this.written?.add(player.id);
+      const effect = decision.effects[i]!;
+      const before = player.rating;
+      const counter = decision.counters === null ? null : decision.counters[i]!;
+      applyEffect(player, effect, 1, this.rules, time, counter);
+      changes.push({
+        player: player.id,
+        before,
+        after: player.rating,
+        delta: player.rating - before,
+        result: effect.result,
+        why: effect.why,
+      });
+    }
+    const { setting, before } = decision.game;
+    const effects = decision.status === 'scored' ? decision.effects : null;
+    const voidReason = decision.status === 'void' ? decision.reason : null;
+    this.book.add(
+      event.gameId,
+      finishedAt,
+      event.moves,
+      setting,
+      event.players,
+      ids,
+      before,
+      effects,
+      voidReason,
+    );
+    switch (decision.status) {
       case 'void':
-        this.keep(outcome.record);
-        return { status: 'void', reason: outcome.reason };
-      case 'unchanged':
-        if (outcome.record) this.keep(outcome.record);
+        return { status: 'void', reason: decision.reason };
+      case 'recorded':
         return NOTHING;
-      case 'applied':
-        this.keep(outcome.record);
-        for (const p of outcome.players) this.players.set(p.id, p);
+      case 'scored':
         return {
           status: 'applied',
-          changes: outcome.changes,
-          disconnectPenalties: outcome.disconnectPenalties,
+          changes,
+          disconnectPenalties: decision.disconnectPenalties,
         };
     }
   }
 
-  private keep(record: GameRecord): void {
-    this.games.set(record.gameId, encodeRecord(record, this.rules));
+  private correct(event: GameCorrected): LadderOutcome {
+    const record = this.book.record(event.gameId);
+    const decision = decideCorrection(this.ladder, this.rules, event, record);
+    if (decision.status === 'rejected') return decision;
+    if (decision.status === 'unchanged') return NOTHING;
+    const time = { finishedAt: record!.finishedAt, calendar: this.calendar };
+    const changes: PlayerChange[] = [];
+    for (let i = 0; i < record!.players.length; i++) {
+      const player = this.recordOf(record!.players[i]!.id);
+      const before = player.rating;
+      applyEffect(player, decision.previous[i]!, -1, this.rules, time);
+      applyEffect(player, decision.effects[i]!, 1, this.rules, time);
+      changes.push({
+        player: player.id,
+        before,
+        after: player.rating,
+        delta: player.rating - before,
+        result: decision.effects[i]!.result,
+        why: decision.why,
+      });
+    }
+    this.book.rewrite(event.gameId, decision.players, decision.effects);
+    return { status: 'applied', changes, disconnectPenalties: [] };
   }
 
   private penalize(event: PlayerPenalized): LadderOutcome {
     const policy = this.rules.penalties;
     if (!policy) return NOTHING;
-    const before = this.player(event.player);
-    const rating = penalize(before.rating, event.points, policy.floor);
-    this.players.set(before.id, updatePlayer(before, { rating }));
+    const player = this.recordOf(event.player);
+    const before = player.rating;
+    player.rating = penalize(before, event.points, policy.floor);
     const why = {
       kind: 'penalty' as const,
       reason: event.reason,
@@ -188,10 +306,10 @@ export class LadderFold {
       floor: policy.floor,
     };
     const change = {
-      player: before.id,
-      before: before.rating,
-      after: rating,
-      delta: rating - before.rating,
+      player: player.id,
+      before,
+      after: player.rating,
+      delta: player.rating - before,
       result: null,
       why,
     };
@@ -206,10 +324,12 @@ export class LadderFold {
     const rules = this.rules;
     if (!rules.closePeriod || !rules.closes.includes(window.period)) return NOTHING;
     const changes: PlayerChange[] = [];
-    for (const player of this.players.values()) {
+    for (const player of this.records.values()) {
       const result = rules.closePeriod(window, player, this.ladder);
       if (!result) continue;
-      this.players.set(player.id, result.player);
+      // The rule set built a new state (updatePlayer): it becomes the fold's record.
+      this.records.set(player.id, result.player);
+      this.written?.add(player.id);
       if (result.why) {
         const after = result.player.rating;
         changes.push({

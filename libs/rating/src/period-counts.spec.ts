@@ -1,5 +1,5 @@
 import {
-  addTo,
+  addInPlace,
   countIn,
   forgetBefore,
   forgetThrough,
@@ -7,12 +7,13 @@ import {
   type PeriodCounts,
 } from './index.js';
 
-// Period counts are immutable short arrays sorted by key; addTo builds its copy by index.
+// Period counts are short arrays sorted by key; a fold's own player record changes its own in
+// place (addInPlace), never the shared empty one.
 
 const c = (...pairs: [string, number][]): PeriodCounts =>
   pairs.map(([key, count]) => ({ key, count }));
 
-describe('addTo', () => {
+describe('addInPlace', () => {
   it.each<[string, PeriodCounts, string, number, PeriodCounts]>([
     ['a first key', NO_COUNTS, '2026-W48', 1, c(['2026-W48', 1])],
     ['to the only key', c(['2026-W48', 3]), '2026-W48', 1, c(['2026-W48', 4])],
@@ -52,17 +53,20 @@ describe('addTo', () => {
       c(['2026-W48', 1], ['2026-W49', 0]),
     ],
   ])('adds %s', (_, counts, key, by, expected) => {
-    const before = JSON.stringify(counts);
-    const added = addTo(counts, key, by);
+    const owned =
+      counts === NO_COUNTS ? counts : c(...counts.map((e) => [e.key, e.count] as [string, number]));
+    const added = addInPlace(owned, key, by);
     expect(added).toEqual(expected);
-    // A dense array (no holes), and the input left as it was.
+    // A dense array (no holes); the record's own array changed in place, the shared empty one never.
     expect(Object.keys(added)).toHaveLength(expected.length);
-    expect(JSON.stringify(counts)).toBe(before);
+    if (counts === NO_COUNTS) expect(NO_COUNTS).toEqual([]);
+    else expect(added).toBe(owned);
   });
 
   it('returns the same array when adding 0', () => {
     const counts = c(['2026-11', 2]);
-    expect(addTo(counts, '2026-12', 0)).toBe(counts);
+    expect(addInPlace(counts, '2026-12', 0)).toBe(counts);
+    expect(counts).toEqual(c(['2026-11', 2]));
   });
 });
 

@@ -18,22 +18,28 @@ export function countIn(counts: PeriodCounts, key: string): number {
 }
 
 /**
- * A copy with `by` added to the key's count (inserted in key order when new). The copy is a
- * packed array of its exact length (`map`, `concat`): a player state keeps it until the next
- * game, so an array grown by push would carry spare slots all that time, and one made by
- * `new Array(n)` is holey, which JSON.stringify (the rows written to PostgreSQL) takes slowly.
+ * Adds `by` to the key's count (inserted in key order when new), in counts the caller owns (a
+ * fold's own player record, whose arrays and entries nobody else holds): the count changes in
+ * place, so a game allocates nothing that outlives it. Scanned from the newest: games come in
+ * time order, so the key is nearly always the newest one (an identity check on the calendar's
+ * interned keys) or newer still (one comparison). The shared empty `NO_COUNTS` and any empty array are never written to: a new array
+ * comes back for them.
  */
-export function addTo(counts: PeriodCounts, key: string, by: number): PeriodCounts {
+export function addInPlace(counts: PeriodCounts, key: string, by: number): PeriodCounts {
   if (by === 0) return counts;
-  // Scanned from the newest: games come in time order, so the key is nearly always the newest
-  // one (an identity check on the calendar's interned keys) or newer still (one comparison).
-  let at = counts.length;
-  while (at > 0 && counts[at - 1]!.key !== key && counts[at - 1]!.key > key) at--;
-  const same = at - 1;
-  if (same >= 0 && counts[same]!.key === key)
-    return counts.map((c, i) => (i === same ? { key, count: c.count + by } : c));
-  return counts.slice(0, at).concat([{ key, count: by }], counts.slice(at));
+  if (counts.length === 0) return [{ key, count: by }];
+  const owned = counts as { key: string; count: number }[];
+  let at = owned.length;
+  while (at > 0 && owned[at - 1]!.key !== key && owned[at - 1]!.key > key) at--;
+  const same = owned[at - 1];
+  if (same !== undefined && same.key === key) same.count += by;
+  else owned.splice(at, 0, { key, count: by });
+  return owned;
 }
+
+/** A copy whose array and entries are the copy's own (see `addInPlace`). */
+export const ownCounts = (counts: PeriodCounts): PeriodCounts =>
+  counts.map((c) => ({ key: c.key, count: c.count }));
 
 /** Drops the counts of `key` and of every older key; returns the same array when nothing goes. */
 export function forgetThrough(counts: PeriodCounts, key: string): PeriodCounts {

@@ -1,5 +1,5 @@
 import type { LadderConfig } from './ladder-config.js';
-import { countIn, NO_COUNTS, type PeriodCounts } from './period-counts.js';
+import { countIn, NO_COUNTS, ownCounts, type PeriodCounts } from './period-counts.js';
 
 /**
  * Everything a ladder keeps about one player. One shape for every rule set: fields a rule set
@@ -31,9 +31,16 @@ export interface PlayerState {
   readonly dayCaptures: PeriodCounts;
 }
 
+/**
+ * A player as a fold keeps it: the same fields, changed in place by the fold that owns it (a
+ * game changes two records instead of building two new ones). Its period-count arrays are its
+ * own too; nothing outside the fold holds a record across events.
+ */
+export type PlayerRecord = { -readonly [K in keyof PlayerState]: PlayerState[K] };
+
 export const XINBO_START_LEVEL = 25;
 
-export function newPlayer(id: string, ladder: LadderConfig): PlayerState {
+export function newPlayer(id: string, ladder: LadderConfig): PlayerRecord {
   return {
     id,
     rating: ladder.startRating,
@@ -83,6 +90,15 @@ export function updatePlayer(
     captures: c.captures,
     dayCaptures: c.dayCaptures,
   };
+}
+
+/** A record of the player that owns its arrays: what a fold keeps of a player handed to it. */
+export function copyPlayer(p: PlayerState): PlayerRecord {
+  const copy = updatePlayer(p, {}) as PlayerRecord;
+  copy.weekGames = ownCounts(p.weekGames);
+  copy.monthGames = ownCounts(p.monthGames);
+  copy.dayCaptures = ownCounts(p.dayCaptures);
+  return copy;
 }
 
 /**

@@ -822,7 +822,7 @@ describe('igame-gomoku penalty floor (100, for every penalty)', () => {
   describe('given a player at 2110 who played in November', () => {
     function fold(): LadderFold {
       const f = givenRatings({});
-      f.players.set('kim', {
+      f.setPlayer({
         ...newPlayer('kim', IGAME),
         rating: 2110,
         games: 30,

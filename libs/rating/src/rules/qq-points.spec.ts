@@ -141,7 +141,7 @@ describe('qq-points game brackets', () => {
         ['A', 300],
         ['B', 100],
       ] as const) {
-        fold.players.set(id, {
+        fold.setPlayer({
           ...newPlayer(id, LADDER),
           rating,
           games: 3,
