@@ -3,11 +3,12 @@ import type { ParsedBatch } from './parsed-batch.js';
 /** What the parse worker is started with. */
 export interface ParseWorkerData {
   readonly file: string;
-  /** A batch closes at this many lines… */
+  /** Lines a batch: fewer, larger messages wake the other thread less often. */
   readonly batchLines: number;
-  /** …or at this many bytes of valid lines, whichever comes first. */
-  readonly batchBytes: number;
-  /** Batches the worker may post ahead of the folding thread: each one it takes gives one back. */
+  /**
+   * Batches the worker may post ahead of the folding thread, which gives them back half at a
+   * time (a number posted to the worker), so the worker wakes once for several batches.
+   */
   readonly credits: number;
 }
 

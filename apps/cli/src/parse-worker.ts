@@ -7,13 +7,13 @@ import { ndjsonLines } from './ndjson-lines.js';
 import { BatchBuilder } from './parsed-batch.js';
 import type { ParseWorkerData, WorkerMessage } from './parse-worker-protocol.js';
 
-const { file, batchLines, batchBytes, credits: initialCredits } = workerData as ParseWorkerData;
+const { file, batchLines, credits: initialCredits } = workerData as ParseWorkerData;
 const port = parentPort!;
 
 let credits = initialCredits;
 let wake: (() => void) | null = null;
-const onCredit = () => {
-  credits++;
+const onCredit = (returned: number) => {
+  credits += returned;
   wake?.();
   wake = null;
 };
@@ -22,15 +22,14 @@ port.on('message', onCredit);
 const post = async (message: WorkerMessage): Promise<void> => {
   if (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
   credits--;
-  port.postMessage(message, message.kind === 'batch' ? [message.batch.events.buffer] : []);
+  port.postMessage(message);
 };
 
 let bytesRead = 0;
 const builder = new BatchBuilder();
 for await (const line of ndjsonLines(file, (bytes) => (bytesRead = bytes))) {
   builder.add(line);
-  if (builder.size >= batchLines || builder.bytes >= batchBytes)
-    await post({ kind: 'batch', batch: builder.take(bytesRead) });
+  if (builder.size >= batchLines) await post({ kind: 'batch', batch: builder.take(bytesRead) });
 }
 if (builder.size > 0) await post({ kind: 'batch', batch: builder.take(bytesRead) });
 port.postMessage({ kind: 'end' } satisfies WorkerMessage);

@@ -9,7 +9,6 @@ export interface ParsedLinesOptions {
   /** The worker's script (tests run the built one: Jest runs this file from its source). */
   readonly worker?: URL;
   readonly batchLines?: number;
-  readonly batchBytes?: number;
   /** Batches parsed ahead of the fold at most: bounds the memory the pipeline holds. */
   readonly credits?: number;
 }
@@ -25,9 +24,8 @@ export async function* parsedLines(
 ): AsyncGenerator<ParsedBatch> {
   const workerData: ParseWorkerData = {
     file,
-    batchLines: options.batchLines ?? 1000,
-    batchBytes: options.batchBytes ?? 1 << 20,
-    credits: options.credits ?? 4,
+    batchLines: options.batchLines ?? 2000,
+    credits: Math.max(options.credits ?? 8, 2),
   };
   const worker = new Worker(options.worker ?? PARSE_WORKER, {
     workerData,
@@ -55,6 +53,8 @@ export async function* parsedLines(
     failure ??= new Error(`the parse worker of ${file} stopped (exit code ${code}) before the end`);
     signal();
   });
+  const giveBack = workerData.credits >> 1;
+  let taken = 0;
   try {
     for (;;) {
       const message = queue.shift();
@@ -64,7 +64,10 @@ export async function* parsedLines(
       } else if (message.kind === 'end') {
         return;
       } else {
-        worker.postMessage(null); // the credit back
+        if (++taken === giveBack) {
+          worker.postMessage(taken);
+          taken = 0;
+        }
         yield message.batch;
       }
     }
