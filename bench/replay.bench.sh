@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end offline replay against its naive floor, in one run: generates a file, then runs
 #   naive     readline + JSON.parse + a Map of Elo ratings, no validation (bench/naive-replay.ts)
+#   pipeline  the replay's parse worker and hand-over with no fold (bench/replay-pipeline.ts):
+#             the ceiling the replay nears as the fold gets cheaper
 #   plain     ranking replay (a worker parses and validates, the main thread folds)
 #   simulate  ranking replay --simulate --until 2027-01-01T00:00:00+08:00
 # and prints each one's lines/s (whole process, start-up and output included), CPU µs a line
@@ -41,6 +43,7 @@ measure() {
 
 measure naive node dist/bench/naive-replay.js "$file"
 naive="$rate"
+measure "pipeline, no fold" node --max-semi-space-size=64 dist/bench/replay-pipeline.js "$file"
 modes=("plain" "simulate")
 [[ "${BENCH_SINGLE_THREAD:-}" == 1 ]] && modes+=("plain --single-thread" "simulate --single-thread")
 for mode in "${modes[@]}"; do

@@ -10,6 +10,8 @@ export interface ParseWorkerData {
    * time (a number posted to the worker), so the worker wakes once for several batches.
    */
   readonly credits: number;
+  /** This worker parses batch k when k mod `of` is `index`, and only counts the others' lines. */
+  readonly share: { readonly index: number; readonly of: number };
 }
 
 /** What the parse worker posts: batches in file order, then the end. */

@@ -1,6 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { ParsedBatch } from './parsed-batch.js';
-import type { ParseWorkerData, WorkerMessage } from './parse-worker-protocol.js';
+import { ParseWorkerHandle } from './parse-worker-handle.js';
 
 /** The built parse worker, next to this file. */
 export const PARSE_WORKER = new URL('./parse-worker.js', import.meta.url);
@@ -8,71 +7,40 @@ export const PARSE_WORKER = new URL('./parse-worker.js', import.meta.url);
 export interface ParsedLinesOptions {
   /** The worker's script (tests run the built one: Jest runs this file from its source). */
   readonly worker?: URL;
+  /** Parse workers: each reads the whole file and parses every n-th batch. */
+  readonly workers?: number;
   readonly batchLines?: number;
-  /** Batches parsed ahead of the fold at most: bounds the memory the pipeline holds. */
+  /** Batches a worker parses ahead of the fold at most: bounds the memory the pipeline holds. */
   readonly credits?: number;
 }
 
 /**
- * A file's lines parsed and validated by a worker thread, in batches in file order, while this
- * thread folds the ones before. A failure of the worker (an unreadable file, a crash, its
- * memory cap) is thrown here once the batches it sent before are taken, never waited for.
+ * A file's lines parsed and validated by worker threads, in batches in file order, while this
+ * thread folds the ones before. With several workers, batch k comes from worker k mod n; the
+ * file must not change meanwhile, so that they all split it alike.
  */
 export async function* parsedLines(
   file: string,
   options: ParsedLinesOptions = {},
 ): AsyncGenerator<ParsedBatch> {
-  const workerData: ParseWorkerData = {
-    file,
-    batchLines: options.batchLines ?? 2000,
-    credits: Math.max(options.credits ?? 8, 2),
-  };
-  const worker = new Worker(options.worker ?? PARSE_WORKER, {
-    workerData,
-    // It holds a few batches only: a small young generation keeps its memory small (the CLI's
-    // --max-semi-space-size, meant for the fold, would otherwise apply to it too).
-    resourceLimits: { maxYoungGenerationSizeMb: 32 },
-  });
-  const queue: WorkerMessage[] = [];
-  // Set by the handlers below (a declared type, so the loop does not read it as always null).
-  let failure = null as Error | null;
-  let wake: (() => void) | null = null;
-  const signal = () => {
-    wake?.();
-    wake = null;
-  };
-  worker.on('message', (message: WorkerMessage) => {
-    queue.push(message);
-    signal();
-  });
-  worker.on('error', (error) => {
-    failure ??= error;
-    signal();
-  });
-  worker.on('exit', (code) => {
-    failure ??= new Error(`the parse worker of ${file} stopped (exit code ${code}) before the end`);
-    signal();
-  });
-  const giveBack = workerData.credits >> 1;
-  let taken = 0;
+  const workers = Math.max(options.workers ?? 1, 1);
+  const handles = Array.from(
+    { length: workers },
+    (_, index) =>
+      new ParseWorkerHandle(options.worker ?? PARSE_WORKER, {
+        file,
+        batchLines: options.batchLines ?? 2000,
+        credits: Math.max(options.credits ?? 8, 2),
+        share: { index, of: workers },
+      }),
+  );
   try {
-    for (;;) {
-      const message = queue.shift();
-      if (message === undefined) {
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-      } else if (message.kind === 'end') {
-        return;
-      } else {
-        if (++taken === giveBack) {
-          worker.postMessage(taken);
-          taken = 0;
-        }
-        yield message.batch;
-      }
+    for (let k = 0; ; k++) {
+      const batch = await handles[k % workers]!.next();
+      if (batch === null) return;
+      yield batch;
     }
   } finally {
-    worker.removeAllListeners();
-    await worker.terminate();
+    await Promise.all(handles.map((h) => h.stop()));
   }
 }

@@ -1,0 +1,33 @@
+// The ceiling of `ranking replay`'s pipeline: the parse worker reads, splits, parses and
+// validates a file, this thread takes the batches and JSON.parses the valid lines, as the
+// replay does, but folds nothing. What the replay would reach with a fold that cost nothing;
+// bench/replay.bench.sh prints it beside the naive loop. Prints one JSON line like
+// bench/naive-replay.ts.
+// Run: npm run build && node dist/bench/replay-pipeline.js FILE.ndjson [parse workers=1]
+import { outcomesOf } from '../apps/cli/src/parsed-batch.js';
+import { parsedLines } from '../apps/cli/src/parsed-lines.js';
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: node dist/bench/replay-pipeline.js FILE.ndjson');
+
+const cpu = process.cpuUsage();
+const started = process.hrtime.bigint();
+let lines = 0;
+let valid = 0;
+const workers = Number(process.argv[3] ?? 1);
+for await (const batch of parsedLines(file, { workers })) {
+  for (const outcome of outcomesOf(batch)) if (outcome.ok) valid++;
+  lines += batch.lines;
+}
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+const used = process.cpuUsage(cpu);
+console.log(
+  JSON.stringify({
+    lines,
+    valid,
+    workers,
+    seconds: Number(seconds.toFixed(3)),
+    linesPerSecond: Math.round(lines / seconds),
+    cpuMicrosPerLine: Number(((used.user + used.system) / lines).toFixed(2)),
+  }),
+);
