@@ -38,12 +38,15 @@ measure() {
   local ratio=""
   [[ -n "$naive" ]] && ratio="$(awk -v r="$rate" -v n="$naive" 'BEGIN { printf ", %.2f x naive", r / n }')"
   awk -v name="$name" -v n="$lines" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" -v r="$rate" -v x="$ratio" \
-    'BEGIN { printf "%-22s %8d lines/s  wall %6.2f s  CPU %5.2f µs/line  peak RSS %5d MB%s\n", name, r, w, (u + s) * 1e6 / n, m / 1024, x }'
+    'BEGIN { printf "%-32s %8d lines/s  wall %6.2f s  CPU %5.2f µs/line  peak RSS %5d MB%s\n", name, r, w, (u + s) * 1e6 / n, m / 1024, x }'
 }
 
 measure naive node dist/bench/naive-replay.js "$file"
 naive="$rate"
 measure "pipeline, no fold" node --max-semi-space-size=64 dist/bench/replay-pipeline.js "$file"
+# Which thread bounds the pipeline: CPU µs a line of the main thread, the worker, the helpers.
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  console.log(`  per thread: main ${r.mainMicrosPerLine}, parse worker ${r.workersMicrosPerLine}, helpers ${r.helpersMicrosPerLine} µs/line`)' "$dir/stdout"
 modes=("plain" "simulate")
 [[ "${BENCH_SINGLE_THREAD:-}" == 1 ]] && modes+=("plain --single-thread" "simulate --single-thread")
 for mode in "${modes[@]}"; do

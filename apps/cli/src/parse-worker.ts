@@ -1,7 +1,7 @@
 // A parse worker of `ranking replay` (see parsed-lines.ts): reads the file, splits its lines,
-// parses and validates those of its share of the batches, and posts them, never more than its credits ahead of
-// the thread that folds them. An error (an unreadable file, …) is thrown out of the worker,
-// which the folding thread reports.
+// parses and validates those of its share of the batches, and posts them, never more than its
+// credits ahead of the thread that folds them. An error (an unreadable file, …) is thrown out
+// of the worker, which the folding thread reports.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ndjsonLines } from './ndjson-lines.js';
 import { BatchBuilder, transferables } from './parsed-batch.js';
