@@ -118,15 +118,6 @@ export function validateEvent(value: unknown): ParseOutcome {
 // kept, so a line that starts with one fails JSON.parse like any other stray character.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The bytes as text, or null when they are not UTF-8 (parseEvent of the bytes refuses them). */
-export function utf8Text(raw: Uint8Array): string | null {
-  try {
-    return UTF8.decode(raw);
-  } catch {
-    return null;
-  }
-}
-
 const invalidJson = (detail: string): ParseOutcome => ({
   ok: false,
   rejection: reject('invalid-json', detail),
@@ -139,12 +130,15 @@ const invalidJson = (detail: string): ParseOutcome => ({
  * which is as empty as an empty one.
  */
 export function parseEvent(raw: string | Uint8Array | null): ParseOutcome {
-  let text: string | null;
+  let text: string;
   if (raw === null) text = '';
   else if (typeof raw === 'string') text = raw;
   else {
-    text = utf8Text(raw);
-    if (text === null) return invalidJson('the value is not UTF-8');
+    try {
+      text = UTF8.decode(raw);
+    } catch {
+      return invalidJson('the value is not UTF-8');
+    }
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH))
     return invalidJson(`nested more than ${MAX_JSON_DEPTH} levels deep`);
