@@ -7,9 +7,9 @@ import { type ParsedLinesOptions, parsedLines } from './parsed-lines.js';
 export type OnBytes = (bytes: number) => void;
 
 /**
- * Folds a file's lines into the engine in log order, a worker thread reading, parsing and
- * validating them meanwhile (two cores: the fold is the only work left here beside one
- * JSON.parse a batch). Returns the number of lines, blank ones included.
+ * Folds a file's lines into the engine in log order while a worker thread reads, splits, parses
+ * and validates the next ones (two cores: what is left here is the fold, and a JSON.parse of
+ * each valid line to get the object back). Returns the number of lines, blank ones included.
  */
 export async function replayFile(
   engine: ReplayEngine,
