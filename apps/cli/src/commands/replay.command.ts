@@ -3,15 +3,17 @@ import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
-import { fileSize, ndjsonLines } from '../ndjson-lines.js';
+import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
+import { replayFile, replayFileInline } from '../replay-file.js';
 
 interface ReplayFlags {
   events: string;
   out: string;
   simulate?: boolean;
   until?: number;
+  singleThread?: boolean;
 }
 
 /** `ranking replay`: folds an NDJSON file of events offline, exactly as CONTRACT.md says. */
@@ -28,11 +30,10 @@ export class ReplayCommand extends CommandRunner {
     const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true });
     const bar = progressBar(await fileSize(flags.events), 'bytes', 'replay');
     const started = process.hrtime.bigint();
-    let lines = 0;
-    for await (const line of ndjsonLines(flags.events, (bytes) => bar.update(bytes))) {
-      engine.ingestLine(line);
-      lines++;
-    }
+    const onBytes = (bytes: number) => bar.update(bytes);
+    const lines = flags.singleThread
+      ? await replayFileInline(engine, flags.events, onBytes)
+      : await replayFile(engine, flags.events, onBytes);
     engine.finish(flags.until ?? null);
     bar.stop();
     await writeChunks(flags.out, engine.render());
@@ -76,6 +77,14 @@ export class ReplayCommand extends CommandRunner {
     description: 'also play the maintenance service (period closes, disconnect penalties)',
   })
   parseSimulate(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--single-thread',
+    description: 'parse on the thread that folds, without a worker (slower: for comparison)',
+  })
+  parseSingleThread(): boolean {
     return true;
   }
 
