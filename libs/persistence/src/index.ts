@@ -18,3 +18,4 @@ export * from './tournament-games.js';
 export * from './standings-reader.js';
 export * from './history-reader.js';
 export * from './checked-out-client-guard.js';
+export * from './appended-rows.js';
