@@ -5,6 +5,7 @@ export * from './sql.js';
 export * from './player-rows.js';
 export * from './ladder-repository.js';
 export * from './message-log.js';
+export * from './outbox-handoff.js';
 export * from './offset-store.js';
 export * from './ladder-export.js';
 export * from './clock-store.js';
