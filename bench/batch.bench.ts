@@ -52,19 +52,22 @@ const cpuOf = (p: number): number => {
 };
 
 const waits = new Map<string, { calls: number; ms: number }>();
+async function timedCall<T>(text: string, call: () => Promise<T>): Promise<T> {
+  const name = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  const started = process.hrtime.bigint();
+  try {
+    return await call();
+  } finally {
+    const w = waits.get(name) ?? { calls: 0, ms: 0 };
+    w.calls++;
+    w.ms += Number(process.hrtime.bigint() - started) / 1e6;
+    waits.set(name, w);
+  }
+}
 const timed = (sql: Sql): Sql => ({
-  async query<T>(text: string, params?: unknown[]): Promise<T[]> {
-    const name = text.replace(/\s+/g, ' ').trim().slice(0, 60);
-    const started = process.hrtime.bigint();
-    try {
-      return await sql.query<T>(text, params);
-    } finally {
-      const w = waits.get(name) ?? { calls: 0, ms: 0 };
-      w.calls++;
-      w.ms += Number(process.hrtime.bigint() - started) / 1e6;
-      waits.set(name, w);
-    }
-  },
+  query: <T>(text: string, params?: unknown[]) => timedCall(text, () => sql.query<T>(text, params)),
+  copyFrom: (statement: string, data: string) =>
+    timedCall(statement, () => sql.copyFrom!(statement, data)),
 });
 
 const pgBefore = cpuOf(pid);

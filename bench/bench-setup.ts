@@ -72,12 +72,16 @@ export const loadAverage = (): string =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/** The node flags the rating service runs with (deploy/k8s/rating-service.yaml, run.sh, compose). */
+export const RATING_SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 /** The built rating service on the bench's database and topics (its output discarded). */
 export function spawnRatingService(
   setup: Pick<BenchSetup, 'databaseUrl' | 'prefix'>,
   nodeArgs: readonly string[] = [],
 ): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, 'dist/apps/rating-service/src/main.js'], {
+  const args = [...RATING_SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/apps/rating-service/src/main.js'];
+  return spawn(process.execPath, args, {
     env: {
       ...process.env,
       DATABASE_URL: setup.databaseUrl,

@@ -40,7 +40,10 @@ start() {
 for main in dist/apps/*-service/src/main.js; do
   [[ -f "$main" ]] || continue
   name="$(basename "$(dirname "$(dirname "$main")")")"
-  start "$name" node "$main"
+  # The rating service's larger young generation (see deploy/k8s/rating-service.yaml).
+  flags=()
+  [[ "$name" == rating-service ]] && flags=(--max-semi-space-size=32)
+  start "$name" node "${flags[@]}" "$main"
 done
 if [[ ${#pids[@]} -eq 0 ]]; then
   echo "[run] infrastructure ready; no services are built yet"

@@ -6,6 +6,7 @@ import {
   exportStandings,
   MessageLog,
   OffsetStore,
+  preparedSqlOf,
   type RawMessage,
   type Sql,
 } from '@ranking/persistence';
@@ -19,8 +20,9 @@ const ladders = ladderRegistry();
 describe('rating service batches (real PostgreSQL, no Kafka)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let db: DataSource;
+  // As the service runs them: prepared statements, appends by COPY.
   const inTransaction = <T>(work: (sql: Sql) => Promise<T>) =>
-    db.transaction((manager) => work({ query: (text, params) => manager.query(text, params) }));
+    db.transaction((manager) => work(preparedSqlOf(manager)));
 
   beforeAll(async () => {
     database = await createTestDatabase();

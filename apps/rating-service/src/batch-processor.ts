@@ -23,6 +23,7 @@ import {
   type LadderCounters,
   LadderRepository,
   MessageLog,
+  type OutboxHandoff,
   type OutboxMessage,
   type RawMessage,
   type RejectedMessage,
@@ -70,9 +71,11 @@ export class BatchProcessor {
     sql: Sql,
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly topics: { ratingChanges: string; deadLetter: string } = TOPICS,
+    /** Where the service's relay picks up what the batch enqueues (see OutboxHandoff). */
+    handoff?: OutboxHandoff,
   ) {
     this.repo = new LadderRepository(sql);
-    this.log = new MessageLog(sql);
+    this.log = new MessageLog(sql, handoff);
   }
 
   async process(messages: readonly RawMessage[]): Promise<BatchResult> {

@@ -7,10 +7,10 @@ import {
 } from '@nestjs/common';
 import { OutboxRelayLoop } from '@ranking/kafka';
 import { ServiceMetrics } from '@ranking/operations';
-import { MessageLog, preparedSqlOf, sqlOf } from '@ranking/persistence';
+import { MessageLog, type OutboxHandoff, preparedSqlOf, sqlOf } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { DATA_SOURCE, KAFKA } from './tokens.js';
+import { DATA_SOURCE, KAFKA, OUTBOX_HANDOFF } from './tokens.js';
 
 /** Outbox rows claimed per round (each holds one transaction's messages). */
 const ROWS = 20;
@@ -25,6 +25,7 @@ export class OutboxRelay
     @Inject(KAFKA) kafka: Kafka,
     @Inject(DATA_SOURCE) db: DataSource,
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
+    @Inject(OUTBOX_HANDOFF) handoff: OutboxHandoff,
   ) {
     super(kafka, {
       logger: new Logger(OutboxRelay.name),
@@ -32,7 +33,7 @@ export class OutboxRelay
       busyAt: 1,
       round: (publish) =>
         db.transaction(async (manager) => {
-          const log = new MessageLog(preparedSqlOf(manager));
+          const log = new MessageLog(preparedSqlOf(manager), handoff);
           const { rows, messages } = await log.claimOutbox(ROWS);
           if (rows.length === 0) return 0;
           await publish(messages);

@@ -1,5 +1,11 @@
 import type { BatchHandler } from '@ranking/kafka';
-import { classifyFailure, OffsetStore, preparedSqlOf, type Sql } from '@ranking/persistence';
+import {
+  classifyFailure,
+  OffsetStore,
+  type OutboxHandoff,
+  preparedSqlOf,
+  type Sql,
+} from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
 import { BatchProcessor } from './batch-processor.js';
@@ -15,14 +21,15 @@ export function ratingBatchHandler(
   ladders: ReadonlyMap<string, LadderConfig>,
   topic: string,
   topics: RatingTopics,
+  handoff?: OutboxHandoff,
 ): BatchHandler<Sql> {
   return {
     transaction: (work) => db.transaction((manager) => work(preparedSqlOf(manager))),
     checkpoints: OffsetStore.checkpointsOf(RATING_CONSUMER, topic),
     apply: async (sql, messages) =>
-      (await new BatchProcessor(sql, ladders, topics).process(messages)).outcomes,
+      (await new BatchProcessor(sql, ladders, topics, handoff).process(messages)).outcomes,
     quarantine: (sql, message, error) =>
-      new BatchProcessor(sql, ladders, topics).setAside(message, error),
+      new BatchProcessor(sql, ladders, topics, handoff).setAside(message, error),
     classify: classifyFailure,
   };
 }

@@ -8,13 +8,13 @@ import {
 import type { Environment } from '@ranking/config';
 import { CheckpointedConsumer, topicNames } from '@ranking/kafka';
 import { ServiceMetrics } from '@ranking/operations';
-import type { Sql } from '@ranking/persistence';
+import type { OutboxHandoff, Sql } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { RATING_CONSUMER } from './partition-batch.js';
 import { ratingBatchHandler } from './rating-batch-handler.js';
-import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
+import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS, OUTBOX_HANDOFF } from './tokens.js';
 import { OutboxRelay } from './outbox-relay.js';
 
 /**
@@ -34,13 +34,14 @@ export class RatingConsumer
     @Inject(LADDERS) ladders: ReadonlyMap<string, LadderConfig>,
     @Inject(OutboxRelay) relay: OutboxRelay,
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
+    @Inject(OUTBOX_HANDOFF) handoff: OutboxHandoff,
   ) {
     const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
     super(kafka, {
       topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${RATING_CONSUMER}`,
       logger: new Logger(RatingConsumer.name),
-      handler: ratingBatchHandler(db, ladders, topics.ladderEvents, topics),
+      handler: ratingBatchHandler(db, ladders, topics.ladderEvents, topics, handoff),
       // A backlog's fetch is split into a few transactions at once, so one's fold overlaps
       // another's writes; a steady load's fetch is one transaction for every partition.
       transactionsInFlight: env.RATING_TRANSACTIONS_IN_FLIGHT,

@@ -7,12 +7,12 @@ import {
   OPERATIONS_CONTROLLERS,
   OperationsModule,
 } from '@ranking/operations';
-import { openServiceDataSource } from '@ranking/persistence';
+import { openServiceDataSource, OutboxHandoff } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from './outbox-relay.js';
 import { RatingConsumer } from './rating-consumer.js';
-import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from './tokens.js';
+import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS, OUTBOX_HANDOFF } from './tokens.js';
 
 @Module({})
 export class RatingServiceModule {
@@ -30,6 +30,7 @@ export class RatingServiceModule {
 const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>) => [
   { provide: ENVIRONMENT, useValue: env },
   { provide: LADDERS, useValue: ladders },
+  { provide: OUTBOX_HANDOFF, useValue: new OutboxHandoff() },
   {
     provide: DATA_SOURCE,
     inject: [ENVIRONMENT],

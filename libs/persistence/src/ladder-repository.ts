@@ -8,6 +8,34 @@ import {
   UPSERT_PLAYERS,
 } from './player-rows.js';
 import type { Sql } from './sql.js';
+import { type AppendColumn, appendRows } from './appended-rows.js';
+
+const EVENT_COLUMNS: readonly AppendColumn[] = [
+  ['ladder', 'text'],
+  ['seq', 'bigint'],
+  ['event_id', 'text'],
+  ['type', 'text'],
+  ['tournament', 'text'],
+  ['game_id', 'text'],
+  ['payload', 'text'],
+];
+const HISTORY_COLUMNS: readonly AppendColumn[] = [
+  ['ladder', 'text'],
+  ['player', 'text'],
+  ['seq', 'bigint'],
+  ['event_id', 'text'],
+  ['before', 'float8'],
+  ['after', 'float8'],
+  ['delta', 'float8'],
+  ['result', 'text'],
+  ['why', 'json'],
+];
+const VOID_COLUMNS: readonly AppendColumn[] = [
+  ['ladder', 'text'],
+  ['seq', 'bigint'],
+  ['event_id', 'text'],
+  ['reason', 'text'],
+];
 
 /** An accepted event as the event store keeps it. */
 export interface StoredEvent {
@@ -182,74 +210,51 @@ export class LadderRepository {
     );
   }
 
-  // Bulk writes pass one JSON document and let PostgreSQL unpack it (json_to_recordset): a
-  // text[] of JSON strings costs an array literal with every quote escaped, both ways. Nested
-  // documents travel as JSON strings (columns read as text, then cast): unpacked as `json`
-  // fields, json_to_recordset re-scans each one, several times the cost of the whole row.
+  /** Accepted events: COPY where the connection offers it (see appendRows). */
   async appendEvents(events: readonly StoredEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.sql.query(
-      `INSERT INTO event_store (ladder, seq, event_id, type, tournament, game_id, payload)
-       SELECT r.l, r.s, r.i, r.t, r.m, r.g, r.p
-       FROM json_to_recordset($1::json) AS r(l text, s bigint, i text, t text, m text, g text, p text)`,
-      [
-        JSON.stringify(
-          events.map((e) => ({
-            l: e.ladder,
-            s: e.seq,
-            i: e.event.id,
-            t: e.event.type,
-            g:
-              e.event.type === 'game.finished' || e.event.type === 'game.corrected'
-                ? e.event.gameId
-                : null,
-            m:
-              e.event.type === 'game.finished'
-                ? (e.event.context?.match?.tournament ?? null)
-                : null,
-            p: JSON.stringify(e.event),
-          })),
-        ),
-      ],
+    await appendRows(
+      this.sql,
+      'event_store',
+      EVENT_COLUMNS,
+      events.map(({ ladder, seq, event }) => [
+        ladder,
+        seq,
+        event.id,
+        event.type,
+        event.type === 'game.finished' ? (event.context?.match?.tournament ?? null) : null,
+        event.type === 'game.finished' || event.type === 'game.corrected' ? event.gameId : null,
+        JSON.stringify(event),
+      ]),
     );
   }
 
   async appendHistory(rows: readonly HistoryRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.sql.query(
-      `INSERT INTO rating_history (ladder, player, seq, event_id, before, after, delta, result, why)
-       SELECT r.l, r.p, r.s, r.i, r.b, r.a, r.d, r.r, r.w::json
-       FROM json_to_recordset($1::json) AS r(l text, p text, s bigint, i text, b float8, a float8, d float8, r text, w text)`,
-      [
-        JSON.stringify(
-          rows.map((r) => ({
-            l: r.ladder,
-            p: r.change.player,
-            s: r.seq,
-            i: r.eventId,
-            b: r.change.before,
-            a: r.change.after,
-            d: r.change.delta,
-            r: r.change.result,
-            w: JSON.stringify(r.change.why),
-          })),
-        ),
-      ],
+    await appendRows(
+      this.sql,
+      'rating_history',
+      HISTORY_COLUMNS,
+      rows.map(({ ladder, seq, eventId, change }) => [
+        ladder,
+        change.player,
+        seq,
+        eventId,
+        change.before,
+        change.after,
+        change.delta,
+        change.result,
+        JSON.stringify(change.why),
+      ]),
     );
   }
 
   async recordVoids(
     rows: readonly { ladder: string; seq: number; eventId: string; reason: string }[],
   ): Promise<void> {
-    if (rows.length === 0) return;
-    await this.sql.query(
-      'INSERT INTO void_games (ladder, seq, event_id, reason) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])',
-      [
-        rows.map((r) => r.ladder),
-        rows.map((r) => r.seq),
-        rows.map((r) => r.eventId),
-        rows.map((r) => r.reason),
-      ],
+    await appendRows(
+      this.sql,
+      'void_games',
+      VOID_COLUMNS,
+      rows.map((r) => [r.ladder, r.seq, r.eventId, r.reason]),
     );
   }
 

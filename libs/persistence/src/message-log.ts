@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { DEAD_LETTER_HEADERS, parseEvent, safeDetail, UNPROCESSABLE } from '@ranking/contracts';
+import type { OutboxHandoff } from './outbox-handoff.js';
 import type { Sql } from './sql.js';
 import { storableOrNull } from './storable-text.js';
 
@@ -119,7 +120,11 @@ function rejectedIdOf(value: Buffer | null): string | null {
 
 /** Rejected messages and the transactional outbox (what is published after the transaction commits). */
 export class MessageLog {
-  constructor(private readonly sql: Sql) {}
+  /** With a handoff, the bundles this process writes are published from memory (see OutboxHandoff). */
+  constructor(
+    private readonly sql: Sql,
+    private readonly handoff?: OutboxHandoff,
+  ) {}
 
   /**
    * Rejected messages of `consumer`, byte for byte. An id or detail PostgreSQL text cannot
@@ -151,9 +156,11 @@ export class MessageLog {
   /** The transaction's messages as one outbox row, in order. */
   async enqueue(messages: readonly OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.sql.query('INSERT INTO outbox (bundle) VALUES ($1)', [
-      JSON.stringify(messages.map(bundled)),
-    ]);
+    const [row] = await this.sql.query<{ id: string }>(
+      'INSERT INTO outbox (bundle) VALUES ($1) RETURNING id',
+      [JSON.stringify(messages.map(bundled))],
+    );
+    this.handoff?.keep(row!.id, messages);
   }
 
   /**
@@ -162,6 +169,8 @@ export class MessageLog {
    * bundles) are read too.
    */
   async claimOutbox(rowLimit: number): Promise<ClaimedOutbox> {
+    // Bundles the handoff holds are not read back (null here), only locked.
+    const handed = this.handoff?.snapshot() ?? new Map<string, readonly OutboxMessage[]>();
     const rows = await this.sql.query<{
       id: string;
       topic: string | null;
@@ -171,12 +180,18 @@ export class MessageLog {
       /** A JSON array of `BundledMessage`s, as text. */
       bundle: string | null;
     }>(
-      'SELECT id, topic, message_key, value, headers, bundle FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-      [rowLimit],
+      `SELECT id, topic, message_key, value, headers,
+         CASE WHEN id = ANY($2::bigint[]) THEN NULL ELSE bundle END AS bundle
+       FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [rowLimit, [...handed.keys()]],
     );
     const messages: OutboxMessage[] = [];
     for (const r of rows) {
-      if (r.bundle)
+      const kept = handed.get(r.id);
+      if (kept) {
+        for (const m of kept) messages.push(m);
+        this.handoff?.forget(r.id);
+      } else if (r.bundle)
         for (const m of JSON.parse(r.bundle) as BundledMessage[]) messages.push(unbundled(m));
       else if (r.value && r.topic)
         messages.push({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers });
