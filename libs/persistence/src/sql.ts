@@ -1,4 +1,9 @@
 /** What the repositories need of a connection: a parameterized query returning rows. */
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs `COPY … FROM STDIN` with `data` (rows in COPY's text format), where the connection
+   * offers it (a transaction's own client); repositories fall back to INSERT without it.
+   */
+  copyFrom?(statement: string, data: string): Promise<void>;
 }

@@ -5,10 +5,11 @@ import {
   LadderRepository,
   readEventPayloads,
   type Sql,
+  sqlOf,
 } from '@ranking/persistence';
 import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
 import { progressBar } from '../progress.js';
@@ -38,10 +39,6 @@ interface Refold {
   /** The ladder's last event-store sequence the re-fold saw. */
   readonly lastSeq: number;
 }
-
-const sqlOf = (manager: EntityManager): Sql => ({
-  query: (text, params) => manager.query(text, params),
-});
 
 /** `ranking rebuild`: re-folds a ladder from the event store and checks (or replaces) its live tables. */
 @Command({
