@@ -14,8 +14,8 @@ const post = (message: EventPayloadMessage) => port.postMessage(message);
 // slower than the read holds back PostgreSQL (through the socket) instead of filling memory.
 let credit = source.window;
 let resume: (() => void) | null = null;
-port.on('message', () => {
-  credit += 1;
+port.on('message', (taken: number) => {
+  credit += taken;
   resume?.();
   resume = null;
 });
