@@ -2,16 +2,28 @@
 // generator (only the events a fold accepts, as the rating service would have stored them),
 // then the CLI runs twice: `--swap` against empty live tables (read, fold, checksum, write the
 // fresh tables, read them back), and a plain check that now matches (read, fold, checksums).
-// Prints wall time, events/s, the CLI's and PostgreSQL's CPU per event and the load average.
-// Run: npm run build && node dist/bench/rebuild.bench.js [events=250000] [ladder=igame-gomoku]
+// Beside them, in the same run: the naive floor of the read (one COPY of the ladder's payloads
+// and a JSON.parse of each, in one thread, no fold), JSON.parse and the fold alone over the
+// payloads in memory, and the CLI's fixed cost (a run that stops at an unknown ladder).
+// Prints wall time, events/s, the CLI's CPU and its PostgreSQL backends' CPU per event, and
+// the load average.
+// Run: npm run build && node --max-semi-space-size=64 dist/bench/rebuild.bench.js [events=250000] [ladder=igame-gomoku]
+// (the CLI runs with 64 MB semi-spaces: the in-memory fold then compares)
+// BENCH_REUSE_STORE=1 keeps an event store a previous run of the bench filled (same database).
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_rebuild).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { generateEvents } from '@ranking/generator';
-import { LadderRepository, sqlOf, type StoredEvent } from '@ranking/persistence';
-import { BUILT_IN_LADDERS, ReplayEngine } from '@ranking/rating';
-import { benchSetup, freshDatabase, secondsSince } from './bench-setup.js';
+import {
+  copyEventPayloads,
+  createDataSource,
+  LadderRepository,
+  sqlOf,
+  type StoredEvent,
+} from '@ranking/persistence';
+import type { LadderEvent } from '@ranking/contracts';
+import { BUILT_IN_LADDERS, LadderFold, ReplayEngine } from '@ranking/rating';
+import pg from 'pg';
+import { benchSetup, cpuSeconds, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 250_000);
 const ladderId = process.argv[3] ?? 'igame-gomoku';
@@ -19,43 +31,60 @@ const ladder = BUILT_IN_LADDERS.find((l) => l.id === ladderId);
 if (!ladder) throw new Error(`no built-in ladder ${ladderId}`);
 const { databaseUrl } = benchSetup('rebuild');
 
-const db = await freshDatabase(databaseUrl);
+const reuse = process.env.BENCH_REUSE_STORE === '1';
+const db = reuse ? createDataSource(databaseUrl, 'bench') : await freshDatabase(databaseUrl);
+if (reuse) await db.initialize();
 const repo = new LadderRepository(sqlOf(db.manager));
-const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
-let batch: StoredEvent[] = [];
-let seq = 0;
-for (const line of generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 })) {
-  const result = engine.ingestLine(line);
-  if (result.kind !== 'accepted') continue;
-  batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
-  if (batch.length === 10_000) {
-    await repo.appendEvents(batch);
-    batch = [];
-  }
-}
-await repo.appendEvents(batch);
-await repo.lockLadders([ladder.id]);
-await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
-await db.query('VACUUM ANALYZE');
-console.log(`event store: ${seq} accepted events of ${ladder.id} (of ${total} generated)`);
-
-/**
- * CPU seconds that PostgreSQL's finished backends used so far: the postmaster's reaped
- * children (the CLI's connections end with it). Other databases' work on the machine counts too.
- */
-function postgresCpu(): number {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]!.split(' ');
-      if (fields[1] !== '1') continue; // the postmaster: its parent is init
-      return (Number(fields[13]) + Number(fields[14])) / 100;
-    } catch {
-      continue;
+let seq = reuse ? ((await repo.activeLadders()).get(ladder.id)?.lastSeq ?? 0) : 0;
+if (seq === 0) {
+  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
+  let batch: StoredEvent[] = [];
+  for (const line of generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 })) {
+    const result = engine.ingestLine(line);
+    if (result.kind !== 'accepted') continue;
+    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
+    if (batch.length === 10_000) {
+      await repo.appendEvents(batch);
+      batch = [];
     }
   }
-  return 0;
+  await repo.appendEvents(batch);
+  await repo.lockLadders([ladder.id]);
+  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
+  await db.query('VACUUM ANALYZE');
+  console.log(`event store: ${seq} accepted events of ${ladder.id} (of ${total} generated)`);
+} else {
+  await db.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder.id]);
+  await db.query('DELETE FROM ladder_games WHERE ladder = $1', [ladder.id]);
+  await db.query('VACUUM ANALYZE');
+  console.log(`event store: ${seq} accepted events of ${ladder.id} (kept from a previous run)`);
+}
+
+/**
+ * CPU seconds of the CLI's PostgreSQL backends (its transaction's and its reader thread's),
+ * sampled every 50 ms while they live: a backend's last moments before it exits are lost, the
+ * other sessions' work on the machine is not counted.
+ */
+function watchBackends(): () => Promise<number> {
+  const seen = new Map<number, number>();
+  let stopped = false;
+  const sample = async () => {
+    const rows: { pid: number }[] = await db.query(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'ranking-rebuild%'",
+    );
+    for (const { pid } of rows) seen.set(pid, Math.max(seen.get(pid) ?? 0, cpuSeconds(pid)));
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      await sample();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    return [...seen.values()].reduce((sum, cpu) => sum + cpu, 0);
+  };
 }
 
 /** One CLI run under /usr/bin/time: wall seconds, CPU seconds of the CLI (with its re-exec). */
@@ -83,17 +112,94 @@ function runCli(args: string[]): Promise<{ seconds: number; cpu: number; output:
   });
 }
 
-const perEvent = (cpu: number) => `${((cpu / seq) * 1e6).toFixed(1)} µs/event`;
-for (const args of [['--swap'], []]) {
-  const pgBefore = postgresCpu();
-  const run = await runCli(['--ladder', ladder.id, ...args]);
-  const pg = postgresCpu() - pgBefore;
-  const rate = Math.round(seq / run.seconds).toLocaleString('en');
+const perEvent = (cpu: number) => `${((cpu / seq) * 1e6).toFixed(2)} µs/event`;
+const figures = (what: string, seconds: number, cli: number, postgres: number) =>
   console.log(
-    `rebuild ${args.join(' ') || '(check)'}: ${run.seconds.toFixed(2)} s whole command = ${rate} events/s; ` +
-      `CPU: CLI ${run.cpu.toFixed(1)} s (${perEvent(run.cpu)}), PostgreSQL ${pg.toFixed(1)} s (${perEvent(pg)}); ` +
-      `load ${loadavg()[0]!.toFixed(2)}`,
+    `${what}: ${seconds.toFixed(2)} s = ${Math.round(seq / seconds).toLocaleString('en')} events/s; ` +
+      `CPU: client ${cli.toFixed(2)} s (${perEvent(cli)}), PostgreSQL ${postgres.toFixed(2)} s (${perEvent(postgres)}); ` +
+      `load ${loadAverage()}`,
+  );
+
+/** The floor: one COPY of the payloads and a JSON.parse of each, in this thread, no fold. */
+async function naiveRead(keep: string[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!
+    .pid;
+  const pgBefore = cpuSeconds(backend);
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let events = 0;
+  for await (const batch of copyEventPayloads(client, ladder!.id)) {
+    keep.push(batch);
+    for (let at = 0; at < batch.length; events++) {
+      const end = batch.indexOf('\n', at);
+      if ((JSON.parse(batch.slice(at, end)) as { id?: unknown }).id === undefined)
+        throw new Error('an event without an id');
+      at = end + 1;
+    }
+  }
+  await client.query('COMMIT');
+  const seconds = secondsSince(started);
+  const cpu = process.cpuUsage(cpuBefore);
+  const postgres = cpuSeconds(backend) - pgBefore;
+  await client.end();
+  if (events !== seq) throw new Error(`naive read: ${events} events, expected ${seq}`);
+  figures(
+    'naive read (COPY + JSON.parse, one thread, no fold)',
+    seconds,
+    (cpu.user + cpu.system) / 1e6,
+    postgres,
+  );
+}
+
+/**
+ * The split of the command's main thread: JSON.parse alone, then JSON.parse and the fold, over
+ * payload texts already in memory (the fold's cost is the difference).
+ */
+function inMemory(batches: readonly string[]): void {
+  const cpuOf = (work: () => void) => {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1e6;
+  };
+  const each = (use: (event: LadderEvent) => void) => () => {
+    for (const batch of batches)
+      for (let at = 0; at < batch.length;) {
+        const end = batch.indexOf('\n', at);
+        use(JSON.parse(batch.slice(at, end)) as LadderEvent);
+        at = end + 1;
+      }
+  };
+  const parse = cpuOf(each(() => undefined));
+  const fold = new LadderFold(ladder!);
+  const both = cpuOf(each((event) => fold.evolve(event)));
+  console.log(
+    `in memory, one thread: JSON.parse ${perEvent(parse)}; JSON.parse + fold ${perEvent(both)} ` +
+      `(fold ${perEvent(both - parse)}); load ${loadAverage()}`,
+  );
+}
+
+const texts: string[] = [];
+await naiveRead(texts);
+inMemory(texts);
+texts.length = 0;
+const fixed = await runCli(['--ladder', 'no-such-ladder']);
+console.log(
+  `CLI fixed cost (start-up to an unknown ladder): ${fixed.seconds.toFixed(2)} s, CPU ${fixed.cpu.toFixed(2)} s; load ${loadAverage()}`,
+);
+for (const args of [['--swap'], []]) {
+  const backends = watchBackends();
+  const run = await runCli(['--ladder', ladder.id, ...args]);
+  figures(
+    `rebuild ${args.join(' ') || '(check)'} whole command`,
+    run.seconds,
+    run.cpu,
+    await backends(),
   );
   process.stdout.write(run.output.replace(/^/gm, '  | '));
 }
+await naiveRead();
 await db.destroy();

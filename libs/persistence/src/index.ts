@@ -8,6 +8,8 @@ export * from './message-log.js';
 export * from './outbox-handoff.js';
 export * from './offset-store.js';
 export * from './ladder-export.js';
+export * from './event-payload-copy.js';
+export * from './event-payload-reader.js';
 export * from './clock-store.js';
 export * from './disconnect-counter-store.js';
 export * from './maintenance-outbox.js';

@@ -1,15 +1,15 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { LadderEvent } from '@ranking/contracts';
 import {
   createDataSource,
-  eventPayloadPages,
   LadderRepository,
+  readEventPayloads,
   type Sql,
+  sqlOf,
 } from '@ranking/persistence';
 import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
 import { progressBar } from '../progress.js';
@@ -18,14 +18,10 @@ import { progressBar } from '../progress.js';
 export const MISMATCH_EXIT = 3;
 /** Rows read or written per statement. */
 const PAGE = 10_000;
-/** Events read per statement: fewer round trips, while the fold works on the page before. */
-const READ_PAGE = 20_000;
-/** The first page is small: the driver hands over a page only when all of it has arrived. */
-const FIRST_READ_PAGE = 2_000;
 /** Game records written per statement (into a ladder emptied in the same transaction). */
 const WRITE_PAGE = 25_000;
-/** Events folded between two turns of the event loop while the next page streams in. */
-const FOLD_SLICE = 2_000;
+/** The event reader's connection name (pg_stat_activity). */
+const READER_NAME = 'ranking-rebuild-reader';
 /** Below this many events a re-fold takes a moment: no progress bar. */
 const LONG_RUN = 100_000;
 
@@ -43,10 +39,6 @@ interface Refold {
   /** The ladder's last event-store sequence the re-fold saw. */
   readonly lastSeq: number;
 }
-
-const sqlOf = (manager: EntityManager): Sql => ({
-  query: (text, params) => manager.query(text, params),
-});
 
 /** `ranking rebuild`: re-folds a ladder from the event store and checks (or replaces) its live tables. */
 @Command({
@@ -69,7 +61,7 @@ export class RebuildCommand extends CommandRunner {
       const { rebuilt, live } = await db.transaction('REPEATABLE READ', async (manager) => {
         const sql = sqlOf(manager);
         return {
-          rebuilt: await refold(sql, ladder),
+          rebuilt: await refold(sql, ladder, env.DATABASE_URL),
           live: await livePlayers(sql, ladder.id),
         };
       });
@@ -165,27 +157,31 @@ const log = new CommandLog('rebuild', { stream: 'stdout' });
  * and each under its own ladder, so a payload is parsed, not validated again, and no id set is
  * kept (the replay engine's duplicate check cost a set of every event id). The fold still
  * rejects what it would reject: a changed ladder configuration shows as rejected events.
+ *
+ * A worker thread streams the payloads (one COPY on a connection of its own that imports this
+ * transaction's snapshot, so it reads the same moment) while this thread parses and folds.
  */
-async function refold(sql: Sql, ladder: LadderConfig): Promise<Refold> {
+async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Promise<Refold> {
   const counters = (await new LadderRepository(sql).activeLadders()).get(ladder.id);
   const total = counters?.accepted ?? 0;
+  const [{ snapshot }] = (await sql.query('SELECT pg_export_snapshot() AS snapshot')) as [
+    { snapshot: string },
+  ];
   const bar = progressBar(total >= LONG_RUN ? total : 0, 'events', 'rebuild');
   const fold = new LadderFold(ladder);
   const started = process.hrtime.bigint();
   let events = 0;
   let rejected = 0;
-  for await (const page of eventPayloadPages(sql, ladder.id, READ_PAGE, FIRST_READ_PAGE)) {
-    for (let at = 0; at < page.length; at += FOLD_SLICE) {
-      const end = Math.min(page.length, at + FOLD_SLICE);
-      for (let i = at; i < end; i++) {
-        const outcome = fold.evolve(JSON.parse(page[i]!) as LadderEvent);
-        if (outcome.status === 'rejected') rejected++;
-      }
-      // Let the driver take in the next page's rows meanwhile: without this turn of the event
-      // loop PostgreSQL stalls on a full socket until the whole page has been folded.
-      await yieldToIo();
+  const source = { databaseUrl, snapshot, ladder: ladder.id, applicationName: READER_NAME };
+  for await (const batch of readEventPayloads(source)) {
+    // One payload a line; a slice of the batch is parsed where it lies.
+    for (let at = 0; at < batch.length;) {
+      const end = batch.indexOf('\n', at);
+      const outcome = fold.evolve(JSON.parse(batch.slice(at, end)) as LadderEvent);
+      if (outcome.status === 'rejected') rejected++;
+      events++;
+      at = end + 1;
     }
-    events += page.length;
     bar.update(events);
   }
   bar.stop();

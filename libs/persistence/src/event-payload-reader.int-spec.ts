@@ -1,0 +1,168 @@
+import type { LadderEvent } from '@ranking/contracts';
+import {
+  copyEventPayloads,
+  createDataSource,
+  eventPayloadPages,
+  LadderRepository,
+  readEventPayloads,
+  type Sql,
+  sqlOf,
+  unescapeCopyText,
+} from '@ranking/persistence';
+import { createTestDatabase } from '@ranking/testing';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+
+// The event store streamed by COPY (in this thread, and by the rebuild's worker thread on an
+// exported snapshot) against a real migrated database: the same texts in the same order as
+// the paged read, across batch, socket-chunk and flow-control boundaries, with payloads
+// holding what COPY escapes and characters of several UTF-8 bytes.
+
+/** The built worker: the thread runs compiled JavaScript (npm run build before this suite). */
+const WORKER = new URL(
+  '../../../dist/libs/persistence/src/event-payload-worker.js',
+  import.meta.url,
+);
+const LADDER = 'igame-gomoku';
+/** Enough text for several socket chunks, dozens of batches and more than the reader's window. */
+const EVENTS = 9_000;
+
+const ids = [
+  'plain',
+  'quote"d',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  '棋手',
+  'emoji😀',
+  'ctl\u0001',
+];
+const game = (ladder: string, seq: number): LadderEvent => ({
+  id: `${ladder}-${seq}`,
+  type: 'game.finished',
+  ladder,
+  gameId: `g-${seq}-${ids[seq % ids.length]!}`,
+  finishedAt: '2026-03-21T10:00:00+08:00',
+  moves: 30 + (seq % 50),
+  players: [
+    { id: `${ids[seq % ids.length]!}-${seq % 97}`, result: 'win' },
+    { id: `b-${'x'.repeat(seq % 300)}`, result: 'loss' },
+  ],
+});
+
+describe('copyEventPayloads and readEventPayloads (real PostgreSQL)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: DataSource;
+  let sql: Sql;
+  let paged: string[];
+
+  const client = async () => {
+    const c = new pg.Client({ connectionString: database.url });
+    await c.connect();
+    return c;
+  };
+  const lines = (batches: string[]) => batches.join('').split('\n').slice(0, -1);
+  const collect = async (source: AsyncIterable<string>) => {
+    const batches: string[] = [];
+    for await (const batch of source) batches.push(batch);
+    return batches;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDataSource(database.url, 'event-payload-reader');
+    await db.initialize();
+    sql = sqlOf(db.manager);
+    const repo = new LadderRepository(sql);
+    for (let from = 1; from <= EVENTS; from += 1000) {
+      const seqs = Array.from({ length: Math.min(1000, EVENTS - from + 1) }, (_, i) => from + i);
+      // Another ladder's rows around this one's: the read takes only its own.
+      await repo.appendEvents(
+        seqs.map((seq) => ({ ladder: LADDER, seq, event: game(LADDER, seq) })),
+      );
+      await repo.appendEvents(
+        seqs
+          .slice(0, 10)
+          .map((seq) => ({ ladder: 'qq-gomoku', seq, event: game('qq-gomoku', seq) })),
+      );
+    }
+    // A payload stored with a line break between tokens (as JSON allows).
+    await db.query(
+      `UPDATE event_store SET payload = replace(payload, ',"type"', E',\\n"type"') WHERE ladder = $1 AND seq = 5`,
+      [LADDER],
+    );
+    paged = [];
+    for await (const page of eventPayloadPages(sql, LADDER, 700)) paged.push(...page);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  /** The paged texts as the stream gives them: a line break between tokens is a space. */
+  const asStreamed = (texts: string[]) => texts.map((t) => t.replace(/\n/g, ' '));
+
+  it('streams one ladder in seq order: the paged read’s texts, one a line, in batches of whole payloads', async () => {
+    expect(paged).toHaveLength(EVENTS);
+    expect(paged[4]).toContain('\n');
+    const c = await client();
+    try {
+      const batches = await collect(copyEventPayloads(c, LADDER));
+      expect(batches.length).toBeGreaterThan(40);
+      for (const batch of batches) expect(batch.endsWith('\n')).toBe(true);
+      expect(lines(batches)).toEqual(asStreamed(paged));
+      expect(lines(batches).map((t) => JSON.parse(t) as LadderEvent)).toEqual(
+        paged.map((t) => JSON.parse(t) as LadderEvent),
+      );
+      expect(await collect(copyEventPayloads(c, 'no-such-ladder'))).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('reads in a worker thread on the snapshot a transaction exported, not what was committed since', async () => {
+    const holder = await client();
+    try {
+      await holder.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const { rows } = await holder.query<{ snapshot: string }>(
+        'SELECT pg_export_snapshot() AS snapshot',
+      );
+      const later = game(LADDER, EVENTS + 1);
+      await new LadderRepository(sql).appendEvents([
+        { ladder: LADDER, seq: EVENTS + 1, event: later },
+      ]);
+      const source = { databaseUrl: database.url, ladder: LADDER, applicationName: 'reader-test' };
+
+      const atSnapshot = await collect(
+        readEventPayloads({ ...source, snapshot: rows[0]!.snapshot }, WORKER),
+      );
+      expect(lines(atSnapshot)).toEqual(asStreamed(paged));
+      const latest = await collect(readEventPayloads({ ...source, snapshot: null }, WORKER));
+      expect(lines(latest)).toEqual([...asStreamed(paged), JSON.stringify(later)]);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+      await db.query('DELETE FROM event_store WHERE ladder = $1 AND seq > $2', [LADDER, EVENTS]);
+    }
+  });
+
+  it('stops the thread when the consumer stops early, and says why a read failed', async () => {
+    const source = { databaseUrl: database.url, ladder: LADDER, applicationName: 'reader-test' };
+    let seen = 0;
+    for await (const batch of readEventPayloads({ ...source, snapshot: null }, WORKER)) {
+      seen += batch.length;
+      break;
+    }
+    expect(seen).toBeGreaterThan(0);
+    await expect(
+      collect(readEventPayloads({ ...source, snapshot: 'no-such-snapshot' }, WORKER)),
+    ).rejects.toThrow(/^reading the event store: invalid snapshot identifier/);
+  });
+
+  it('unescapes what COPY escapes, and leaves a text without a backslash as it is', () => {
+    expect(unescapeCopyText('{"a":"q\\\\"x"}\n')).toBe('{"a":"q\\"x"}\n');
+    expect(unescapeCopyText('a\\tb\\nc\\\\n\n')).toBe('a\tb c\\n\n');
+    const plain = '{"a":1}\n';
+    expect(unescapeCopyText(plain)).toBe(plain);
+  });
+});
