@@ -1,3 +1,4 @@
+import { copyTextField } from './copy-from.js';
 import type { Sql } from './sql.js';
 import { storableOrNull } from './storable-text.js';
 
@@ -6,15 +7,6 @@ export type AppendColumn = readonly [name: string, type: 'text' | 'bigint' | 'fl
 
 /** A value of an appended row: text, a number, or null. */
 export type AppendValue = string | number | null;
-
-/** COPY's text format escapes these four (a tab and a newline separate fields and rows). */
-const COPY_SPECIAL = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = {
-  '\\': '\\\\',
-  '\t': '\\t',
-  '\n': '\\n',
-  '\r': '\\r',
-};
 
 /**
  * A value as it is stored. A text PostgreSQL cannot store (NUL, an unpaired surrogate) fails
@@ -32,7 +24,7 @@ function stored(value: AppendValue): AppendValue {
 function copyField(value: AppendValue): string {
   const v = stored(value);
   if (v === null) return '\\N';
-  return typeof v === 'number' ? String(v) : v.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!);
+  return typeof v === 'number' ? String(v) : copyTextField(v);
 }
 
 /**

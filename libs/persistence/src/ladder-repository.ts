@@ -7,7 +7,6 @@ import {
   type PlayerRow,
   UPSERT_PLAYERS,
 } from './player-rows.js';
-import { copyTextField } from './copy-from.js';
 import type { Sql } from './sql.js';
 import { type AppendColumn, appendRows } from './appended-rows.js';
 
@@ -181,21 +180,15 @@ export class LadderRepository {
    * (about a fifth cheaper for PostgreSQL than the upsert).
    */
   async insertGames(ladder: string, games: readonly (readonly [string, string])[]): Promise<void> {
-    if (games.length === 0) return;
-    if (this.sql.copyFrom) {
-      // COPY where the connection offers it: PostgreSQL reads tab-separated text instead of
-      // unpacking a JSON document, and the client joins strings instead of serialising objects.
-      const prefix = `${copyTextField(ladder)}\t`;
-      let data = '';
-      for (const [game, record] of games)
-        data += `${prefix}${copyTextField(game)}\t${copyTextField(record)}\n`;
-      await this.sql.copyFrom('COPY ladder_games (ladder, game_id, record) FROM STDIN', data);
-      return;
-    }
-    await this.sql.query(
-      `INSERT INTO ladder_games (ladder, game_id, record)
-       SELECT $1, r.g, r.r FROM json_to_recordset($2::json) AS r(g text, r text)`,
-      [ladder, JSON.stringify(games.map(([g, r]) => ({ g, r })))],
+    await appendRows(
+      this.sql,
+      'ladder_games',
+      [
+        ['ladder', 'text'],
+        ['game_id', 'text'],
+        ['record', 'text'],
+      ],
+      games.map(([game, record]) => [ladder, game, record]),
     );
   }
 

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { from as copyFromStdin } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
+import { copyFromOn } from './copy-from.js';
 import type { Sql } from './sql.js';
 
-/** What node-postgres' client offers for a named (prepared) statement and a COPY stream. */
+/** What node-postgres' client offers for a named (prepared) statement. */
 interface PgClient {
   query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
-  query<S extends NodeJS.WritableStream>(stream: S): S;
 }
 
 const names = new Map<string, string>();
@@ -27,7 +26,7 @@ function statementName(text: string): string {
  * statement (a batch runs about fifteen). Only for statements whose text is fixed (the rating
  * batch's), since each distinct text stays prepared for the connection's life. Rows come back
  * as node-postgres gives them, for UPDATE and DELETE too (TypeORM's `query` wraps those).
- * `copyFrom` streams COPY data on the same connection (pg-copy-streams).
+ * `copyFrom` streams COPY data on the same connection (copy-from.ts).
  */
 export function preparedSqlOf(manager: EntityManager): Sql {
   const runner = manager.queryRunner;
@@ -38,14 +37,6 @@ export function preparedSqlOf(manager: EntityManager): Sql {
       const result = await client.query({ name: statementName(text), text, values: params });
       return result.rows as T[];
     },
-    async copyFrom(statement: string, data: string): Promise<void> {
-      const client = (await runner.connect()) as PgClient;
-      const stream = client.query(copyFromStdin(statement));
-      await new Promise<void>((resolve, reject) => {
-        stream.once('error', reject);
-        stream.once('finish', resolve);
-        stream.end(data);
-      });
-    },
+    copyFrom: copyFromOn(runner),
   };
 }
