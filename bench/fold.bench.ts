@@ -1,6 +1,6 @@
 // Pure fold throughput: parsed game.finished events folded by LadderFold, no IO, against a
 // naive floor in the same run (a Map of ratings and the Elo formula, nothing kept).
-// Events are generated and parsed in slices of 20,000 outside the timed part, so the process
+// Events are generated and parsed in slices of 2,000 (a replay batch) outside the timed part, so the process
 // holds what a replay or a rebuild holds (one slice of events and the fold), not a million
 // parsed events: a heap of those makes every full collection cost a second, which no real run
 // pays. Prints events/s and CPU per event (all threads, so the collector's helpers count) for
@@ -15,7 +15,7 @@ import { BUILT_IN_LADDERS, type LadderConfig, LadderFold } from '@ranking/rating
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const which = process.argv[3] ?? 'igame-gomoku';
-const SLICE = 20_000;
+const SLICE = 2_000;
 const ladders = which === 'all' ? BUILT_IN_LADDERS : BUILT_IN_LADDERS.filter((l) => l.id === which);
 if (ladders.length === 0) throw new Error(`no built-in ladder ${which}`);
 

@@ -50,7 +50,10 @@ export class Float64Column extends Chunked<Float64Array> {
     return this.chunks[i >>> SHIFT]![i & MASK]!;
   }
   set(i: number, value: number): void {
-    this.chunkFor(i)[i & MASK] = value;
+    const chunk = this.chunks[i >>> SHIFT];
+    // The common case inline: the chunk is there and long enough.
+    if (chunk !== undefined && (i & MASK) < chunk.length) chunk[i & MASK] = value;
+    else this.chunkFor(i)[i & MASK] = value;
   }
 }
 
@@ -65,7 +68,10 @@ export class Int32Column extends Chunked<Int32Array> {
     return this.chunks[i >>> SHIFT]![i & MASK]!;
   }
   set(i: number, value: number): void {
-    this.chunkFor(i)[i & MASK] = value;
+    const chunk = this.chunks[i >>> SHIFT];
+    // The common case inline: the chunk is there and long enough.
+    if (chunk !== undefined && (i & MASK) < chunk.length) chunk[i & MASK] = value;
+    else this.chunkFor(i)[i & MASK] = value;
   }
 }
 
@@ -81,6 +87,8 @@ export class ValueColumn<T> extends Chunked<T[]> {
     return this.chunks[i >>> SHIFT]![i & MASK]!;
   }
   set(i: number, value: T): void {
-    this.chunkFor(i)[i & MASK] = value;
+    const chunk = this.chunks[i >>> SHIFT];
+    if (chunk !== undefined && (i & MASK) < chunk.length) chunk[i & MASK] = value;
+    else this.chunkFor(i)[i & MASK] = value;
   }
 }
