@@ -39,11 +39,15 @@ abstract class Chunked<A extends { length: number; [i: number]: unknown }> {
   }
 }
 
-export class Float64Column extends Chunked<Float64Array> {
-  protected make(length: number): Float64Array {
-    return new Float64Array(length);
+/** Numbers in typed-array chunks of one kind (Float64Array for any number, Int32Array for small integers). */
+class NumberColumn<A extends Float64Array | Int32Array> extends Chunked<A> {
+  constructor(private readonly Kind: new (length: number) => A) {
+    super();
   }
-  protected copy(from: Float64Array, into: Float64Array): void {
+  protected make(length: number): A {
+    return new this.Kind(length);
+  }
+  protected copy(from: A, into: A): void {
     into.set(from);
   }
   get(i: number): number {
@@ -57,23 +61,8 @@ export class Float64Column extends Chunked<Float64Array> {
   }
 }
 
-export class Int32Column extends Chunked<Int32Array> {
-  protected make(length: number): Int32Array {
-    return new Int32Array(length);
-  }
-  protected copy(from: Int32Array, into: Int32Array): void {
-    into.set(from);
-  }
-  get(i: number): number {
-    return this.chunks[i >>> SHIFT]![i & MASK]!;
-  }
-  set(i: number, value: number): void {
-    const chunk = this.chunks[i >>> SHIFT];
-    // The common case inline: the chunk is there and long enough.
-    if (chunk !== undefined && (i & MASK) < chunk.length) chunk[i & MASK] = value;
-    else this.chunkFor(i)[i & MASK] = value;
-  }
-}
+export const float64Column = () => new NumberColumn(Float64Array);
+export const int32Column = () => new NumberColumn(Int32Array);
 
 /** Values of any kind (strings, by reference): chunks of plain arrays, made at their full length. */
 export class ValueColumn<T> extends Chunked<T[]> {

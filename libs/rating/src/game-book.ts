@@ -5,7 +5,7 @@ import type { GameRecord } from './game-record.js';
 import { encodeRecord } from './game-record-codec.js';
 import type { PlayerSnapshot } from './player-state.js';
 import { type GameSetting, type RuleSet, settingOf } from './rule-set.js';
-import { Float64Column, Int32Column, ValueColumn } from './columns.js';
+import { float64Column, int32Column, ValueColumn } from './columns.js';
 import { TextArena } from './text-arena.js';
 
 const DEFAULT_SETTING = settingOf(undefined);
@@ -33,23 +33,23 @@ export class GameBook {
   /** Game ids, in record order: record n's id ends in the arena where n + 1's starts. */
   private readonly text = new TextArena();
   // Per record.
-  private readonly hashes = new Int32Column();
+  private readonly hashes = int32Column();
   /** Where record n's id ends in the arena: entry n + 1 (entry 0 is 0). */
-  private readonly idEnd = new Float64Column();
-  private readonly finishedAt = new Float64Column();
-  private readonly moves = new Float64Column();
+  private readonly idEnd = float64Column();
+  private readonly finishedAt = float64Column();
+  private readonly moves = float64Column();
   /** The void reason's code and the setting's, as code * 65536 + setting. */
-  private readonly codes = new Int32Column();
+  private readonly codes = int32Column();
   /** Where record n's player slots end: entry n + 1 (entry 0 is 0). */
-  private readonly slotEnd = new Int32Column();
+  private readonly slotEnd = int32Column();
   // Per player slot.
   private readonly playerId = new ValueColumn<string>();
-  private readonly beforeRating = new Float64Column();
+  private readonly beforeRating = float64Column();
   /** level, territory (0/1) and the day's capture tally, three per slot. */
-  private readonly beforeAux = new Int32Column();
-  private readonly effectRating = new Float64Column();
+  private readonly beforeAux = int32Column();
+  private readonly effectRating = float64Column();
   /** captures and the count flags, two per slot. */
-  private readonly effectAux = new Int32Column();
+  private readonly effectAux = int32Column();
   /** The rule set's report fields of each slot, as the stored text keeps them (absent is null). */
   private readonly reports = new ValueColumn<ReportValue>();
   private readonly fields: readonly (keyof PlayerReport)[];
