@@ -86,8 +86,15 @@ describe('two leaderboard services', () => {
       interval: 250,
       what: 'the second instance to serve the boards again',
     });
-    // Every ladder with a board rebuilt once, by one instance or the other, never by both.
+    // Every ladder with a board rebuilt once, by one instance or the other, never by both. The
+    // two boards above can be back before the other ladders' rebuilds finish: wait for all of
+    // them, then check that none ran twice.
     const withBoards = [...ladders.values()].filter((l) => l.rankedAfter !== null).length;
+    await waitFor(async () => (await rebuilds()) >= built + withBoards, {
+      timeout: 60_000,
+      interval: 250,
+      what: 'every ladder with a board to be rebuilt',
+    });
     expect(await rebuilds()).toBe(built + withBoards);
   });
 });
