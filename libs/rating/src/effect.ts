@@ -119,14 +119,6 @@ export const unpackEffectFlags = (
   rated: flags & RATED ? 1 : 0,
 });
 
-export function packEffects(effects: readonly EffectCounts[]): PackedEffects {
-  // Built by push, not `new Array(n)`: an array made with holes stays "holey" to V8, and
-  // JSON.stringify (the record's encoding) takes a much slower path for holey arrays.
-  const packed: number[] = [];
-  for (const e of effects) packed.push(e.rating, e.captures, packEffectFlags(e));
-  return packed;
-}
-
 export function unpackEffect(packed: PackedEffects, index: number): EffectCounts {
   const flags = unpackEffectFlags(packed[index * 3 + 2] ?? 0);
   return {

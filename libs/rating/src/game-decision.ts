@@ -124,7 +124,7 @@ export function decideGame(
     const effects = score.effects;
     return { status: 'scored', game, effects, counters: null, disconnectPenalties: NO_PENALTIES };
   }
-  let disconnectPenalties = NO_PENALTIES;
+  const disconnectPenalties: { player: string; ordinal: number }[] = [];
   const counters: DisconnectCounter[] = [];
   for (let i = 0; i < before.length; i++) {
     const player = before[i]!;
@@ -137,10 +137,7 @@ export function decideGame(
       event.players[i]!.disconnected === true,
     );
     if (step.penaltyOrdinal !== null)
-      disconnectPenalties = [
-        ...disconnectPenalties,
-        { player: player.id, ordinal: step.penaltyOrdinal },
-      ];
+      disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
     counters.push(step.counter);
   }
   return { status: 'scored', game, effects: score.effects, counters, disconnectPenalties };

@@ -122,16 +122,8 @@ export function snapshotOf(player: PlayerState, dayKey: string | null): PlayerSn
   };
 }
 
-/** Snapshots packed as numbers, four per player, as a game record keeps them. */
+/** Snapshots packed as numbers, four per player (rating, level, territory 0/1, day tally), as a game record keeps them. */
 export type PackedSnapshots = readonly number[];
-
-export function packSnapshots(snapshots: readonly PlayerSnapshot[]): PackedSnapshots {
-  // Built by push: a packed array, which JSON.stringify (the record's encoding) serialises on
-  // its fast path; one made by `new Array(n)` is holey and takes the slow one.
-  const packed: number[] = [];
-  for (const s of snapshots) packed.push(s.rating, s.level, s.territory ? 1 : 0, s.dayTally);
-  return packed;
-}
 
 export function unpackSnapshots(packed: PackedSnapshots): PlayerSnapshot[] {
   const snapshots: PlayerSnapshot[] = [];
