@@ -77,11 +77,6 @@ export class BoardBuilder {
     return [...this.ladders.values()].filter(hasBoard).map((l) => l.id);
   }
 
-  /** Every board from PostgreSQL: each ladder's live board and its kept daily boards. */
-  rebuildAll(): Promise<void> {
-    return this.rebuild(this.boardLadders);
-  }
-
   /**
    * These ladders' boards from PostgreSQL, each ladder marked ready once its boards are loaded
    * (in a cluster a node may lose only the ladders it holds).
@@ -95,6 +90,9 @@ export class BoardBuilder {
       // Another instance on this Redis is rebuilding it: its ready marker will tell.
       if (!(await this.store.claimRebuild(id, this.instance, REBUILD_CLAIM_MS))) continue;
       try {
+        // The claim is free again once another instance has finished: a ladder found missing
+        // before this loop reached it may be ready by now, and must not be built twice.
+        if ((await this.store.unready([id])).length === 0) continue;
         await this.buildLive(ladder);
         const keys = await this.reader.dailyCloses(ladder.id, DAILY_BOARDS_KEPT);
         for (const key of keys.reverse()) await this.buildDaily(ladder, key);
