@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import { to as copyToStdout } from 'pg-copy-streams';
+import { sqlLiteral } from './copy-to.js';
 
 /**
  * Bytes of text in a batch at most (unless one payload is longer): a batch posted from a worker
@@ -27,6 +28,10 @@ export function unescapeCopyText(text: string): string {
   return text.replace(/\\([\s\S])/g, (_, c: string) => UNESCAPED[c] ?? c);
 }
 
+/** The COPY statement of one ladder's event-store payloads in seq order. */
+export const ladderPayloadsCopy = (ladder: string): string =>
+  `COPY (SELECT payload FROM event_store WHERE ladder = ${sqlLiteral(ladder)} ORDER BY seq) TO STDOUT`;
+
 /**
  * One ladder's event-store payloads in seq order, streamed by `COPY … TO STDOUT`: batches of
  * text, each payload followed by a newline (COPY escapes a newline inside a row, so each one
@@ -34,17 +39,14 @@ export function unescapeCopyText(text: string): string {
  * objects, and the client decodes a batch at a time. Runs on the client's current transaction
  * (and so its snapshot); the client must be node-postgres's own, not one shared by a pool.
  */
-export async function* copyEventPayloads(
-  client: ClientBase,
-  ladder: string,
-): AsyncGenerator<string> {
-  const stream = client.query(
-    copyToStdout(
-      `COPY (SELECT payload FROM event_store WHERE ladder = ${client.escapeLiteral(ladder)} ORDER BY seq) TO STDOUT`,
-    ),
-  );
+export function copyEventPayloads(client: ClientBase, ladder: string): AsyncGenerator<string> {
+  return payloadBatches(client.query(copyToStdout(ladderPayloadsCopy(ladder))));
+}
+
+/** `ladderPayloadsCopy`'s output (COPY text rows) as batches of payloads, one a line. */
+export async function* payloadBatches(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let rest: Buffer | null = null;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     const data: Buffer = rest === null ? chunk : Buffer.concat([rest, chunk]);
     let at = 0;
     // Whole rows up to BATCH_BYTES at a time (a newline byte never occurs inside a UTF-8

@@ -4,6 +4,7 @@ import {
   createDataSource,
   eventPayloadPages,
   LadderRepository,
+  ladderLog,
   readEventPayloads,
   type Sql,
   sqlOf,
@@ -144,6 +145,34 @@ describe('copyEventPayloads and readEventPayloads (real PostgreSQL)', () => {
       await holder.end();
       await db.query('DELETE FROM event_store WHERE ladder = $1 AND seq > $2', [LADDER, EVENTS]);
     }
+  });
+
+  it('reads a ladder’s log inside a transaction, its own appends included, by COPY and by pages alike', async () => {
+    const later = game(LADDER, EVENTS + 1);
+    // An id with a quote: the COPY statement takes the ladder as a literal.
+    const quoted = "o'brien";
+    await db
+      .transaction(async (manager) => {
+        const tx = sqlOf(manager);
+        expect(typeof tx.copyTo).toBe('function');
+        await new LadderRepository(tx).appendEvents([
+          { ladder: LADDER, seq: EVENTS + 1, event: later },
+          { ladder: quoted, seq: 1, event: game(quoted, 1) },
+        ]);
+        const byCopy = await collect(ladderLog(tx, LADDER));
+        const byPages = await collect(
+          ladderLog({ query: (text, params) => tx.query(text, params) }, LADDER),
+        );
+        expect(lines(byCopy)).toEqual([...asStreamed(paged), JSON.stringify(later)]);
+        expect(lines(byPages)).toEqual(lines(byCopy));
+        expect(lines(await collect(ladderLog(tx, quoted)))).toEqual([
+          JSON.stringify(game(quoted, 1)),
+        ]);
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    // Rolled back: outside the transaction the appends never happened.
+    expect(lines(await collect(ladderLog(sql, LADDER)))).toEqual(asStreamed(paged));
   });
 
   it('stops the thread when the consumer stops early, and says why a read failed', async () => {

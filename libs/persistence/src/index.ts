@@ -22,3 +22,4 @@ export * from './standings-reader.js';
 export * from './history-reader.js';
 export * from './checked-out-client-guard.js';
 export * from './appended-rows.js';
+export * from './copy-to.js';

@@ -1,4 +1,5 @@
 import { type LadderConfig, type PlayerState, RULE_SETS, renderStandings } from '@ranking/rating';
+import { ladderPayloadsCopy, payloadBatches } from './event-payload-copy.js';
 import { LadderRepository } from './ladder-repository.js';
 import { MessageLog } from './message-log.js';
 import type { Sql } from './sql.js';
@@ -26,6 +27,21 @@ export async function* eventPayloadPages(
     next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, pageSize);
     yield page.map((e) => e.payload);
   }
+}
+
+/**
+ * One ladder's stored events in log order as batches of payload text, one a line, as this
+ * connection sees them (a transaction reads its own appends): one COPY where the connection
+ * streams it, pages otherwise. A line break between a payload's tokens comes back as a space,
+ * as COPY gives it (inside a JSON string a line break is always escaped).
+ */
+export async function* ladderLog(sql: Sql, ladder: string): AsyncGenerator<string> {
+  if (sql.copyTo) {
+    yield* payloadBatches(sql.copyTo(ladderPayloadsCopy(ladder)));
+    return;
+  }
+  for await (const page of eventPayloadPages(sql, ladder))
+    yield page.map((text) => `${text.replaceAll('\n', ' ')}\n`).join('');
 }
 
 /** The event store as NDJSON text, a page at a time (see `eventPayloadPages`). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { copyFromOn } from './copy-from.js';
+import { copyToOn } from './copy-to.js';
 import type { Sql } from './sql.js';
 
 /** What node-postgres' client offers for a named (prepared) statement. */
@@ -26,7 +27,7 @@ function statementName(text: string): string {
  * statement (a batch runs about fifteen). Only for statements whose text is fixed (the rating
  * batch's), since each distinct text stays prepared for the connection's life. Rows come back
  * as node-postgres gives them, for UPDATE and DELETE too (TypeORM's `query` wraps those).
- * `copyFrom` streams COPY data on the same connection (copy-from.ts).
+ * `copyFrom` and `copyTo` stream COPY data on the same connection (copy-from.ts, copy-to.ts).
  */
 export function preparedSqlOf(manager: EntityManager): Sql {
   const runner = manager.queryRunner;
@@ -38,5 +39,6 @@ export function preparedSqlOf(manager: EntityManager): Sql {
       return result.rows as T[];
     },
     copyFrom: copyFromOn(runner),
+    copyTo: copyToOn(runner),
   };
 }

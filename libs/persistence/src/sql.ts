@@ -6,4 +6,6 @@ export interface Sql {
    * offers it (a transaction's own client); repositories fall back to INSERT without it.
    */
   copyFrom?(statement: string, data: string): Promise<void>;
+  /** Streams `COPY … TO STDOUT` on the same connection (and so the same transaction), where offered. */
+  copyTo?(statement: string): AsyncIterable<Buffer>;
 }
