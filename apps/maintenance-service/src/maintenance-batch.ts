@@ -40,6 +40,7 @@ function startsClock(ladder: LadderConfig, event: LadderEvent): boolean {
       return false;
     case 'period.closed':
     case 'player.penalized':
+    case 'player.annulled':
       return true;
   }
 }

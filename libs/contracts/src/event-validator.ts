@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import schema from './events.schema.json' with { type: 'json' };
-import type { LadderEvent, SchemaEvent } from './events.js';
+import type { LadderEvent } from './events.js';
 import { instantMillis } from './instant.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.js';
 import { isValidPeriodKey } from './period-key.js';
@@ -21,9 +21,9 @@ const ajv = new Ajv2020({ allErrors: false, strict: false, unicodeRegExp: true }
 addFormatsModule.default(ajv, ['date-time']);
 // Compiled on first use: commands that never validate (rebuild, export) skip its start-up cost
 // (about a tenth of the CLI's).
-let compiled: ValidateFunction<SchemaEvent> | undefined;
-const validateSchema = (): ValidateFunction<SchemaEvent> =>
-  (compiled ??= ajv.compile<SchemaEvent>(schema));
+let compiled: ValidateFunction<LadderEvent> | undefined;
+const validateSchema = (): ValidateFunction<LadderEvent> =>
+  (compiled ??= ajv.compile<LadderEvent>(schema));
 
 function describe(error: ErrorObject | undefined): string {
   if (!error) return 'does not match the event schema';
@@ -71,6 +71,11 @@ function instantFields(event: LadderEvent): { name: string; value: string }[] {
       ];
     case 'player.penalized':
       return [{ name: 'at', value: event.at }];
+    case 'player.annulled':
+      return [
+        { name: 'since', value: event.since },
+        { name: 'annulledAt', value: event.annulledAt },
+      ];
   }
 }
 
@@ -82,14 +87,6 @@ export function validateEvent(value: unknown): ParseOutcome {
       ok: false,
       rejection: reject('invalid-event', explain(validate.errors ?? [])),
       id: idOf(value),
-    };
-  }
-  if (value.type === 'player.annulled') {
-    // The schema has it, the fold does not yet: live and offline alike refuse it for now.
-    return {
-      ok: false,
-      rejection: reject('invalid-event', 'player.annulled is not supported yet'),
-      id: value.id,
     };
   }
   const unplaceable = instantFields(value).find(

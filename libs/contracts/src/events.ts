@@ -86,7 +86,7 @@ export interface PlayerPenalized extends EventBase {
   at: string;
 }
 
-/** In the schema, but the fold does not support it yet: the validator rejects it. */
+/** A fair-play annulment: the player's games since `since` are re-folded as worth nothing. */
 export interface PlayerAnnulled extends EventBase {
   type: 'player.annulled';
   player: string;
@@ -95,9 +95,8 @@ export interface PlayerAnnulled extends EventBase {
   note?: string;
 }
 
-export type LadderEvent = GameFinished | GameCorrected | PeriodClosed | PlayerPenalized;
-/** What the schema accepts: the events the fold supports, and one it does not yet. */
-export type SchemaEvent = LadderEvent | PlayerAnnulled;
+export type LadderEvent =
+  GameFinished | GameCorrected | PeriodClosed | PlayerPenalized | PlayerAnnulled;
 export type LadderEventType = LadderEvent['type'];
 
 export const EVENT_TYPES: readonly LadderEventType[] = [
@@ -105,4 +104,5 @@ export const EVENT_TYPES: readonly LadderEventType[] = [
   'game.corrected',
   'period.closed',
   'player.penalized',
+  'player.annulled',
 ];

@@ -25,7 +25,9 @@ export type Why =
   | { kind: 'card-points'; card: number; teamTotal?: number; place?: number; doubled: boolean }
   | { kind: 'penalty'; reason: string; points: number; floor: number | null }
   | { kind: 'level'; from: number; to: number; stage: 'capture' | 'territory' }
-  | { kind: 'correction'; gameId: string; void: boolean };
+  | { kind: 'correction'; gameId: string; void: boolean }
+  /** An annulment re-folded the ladder: `since` in epoch ms. */
+  | { kind: 'annulment'; player: string; since: number };
 
 /** What a game adds to a player's counters. Corrections apply (new − current). */
 export interface EffectCounts {

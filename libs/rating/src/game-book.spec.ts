@@ -27,6 +27,7 @@ const cardGame = (gameId: string, n: number): GameRecord => ({
   before: [1500.5, 25, 0, 0, -0, 14, 1, 7, 3, 1, 0, 10],
   effects: [12.5, 0, 19, -0, 3, 1, -6, 0, 21],
   voidOnArrival: n % 7 === 0 ? 'too-short' : null,
+  covered: n % 5 === 0,
 });
 
 describe('GameBook', () => {
@@ -57,6 +58,7 @@ describe('GameBook', () => {
       before: [1600 + n, 25, 0, 0, 1600 - n, 25, 0, 0],
       effects: [16, 0, 19, -16, 0, 21],
       voidOnArrival: null,
+      covered: n % 11 === 0,
     });
     for (let n = 0; n < 140_000; n++) book.addRecord(record(n));
     expect(book.size).toBe(140_000);

@@ -9,6 +9,8 @@ import { float64Column, int32Column, ValueColumn } from './columns.js';
 import { TextArena } from './text-arena.js';
 
 const DEFAULT_SETTING = settingOf(undefined);
+/** The covered flag's place in a record's codes, above the void reason's (fewer than 256). */
+const COVERED = 256;
 
 type ReportValue = string | number | boolean | null;
 
@@ -38,7 +40,7 @@ export class GameBook {
   private readonly idEnd = float64Column();
   private readonly finishedAt = float64Column();
   private readonly moves = float64Column();
-  /** The void reason's code and the setting's, as code * 65536 + setting. */
+  /** Covered (0/1), the void reason's code and the setting's, as (covered * 256 + void) * 65536 + setting. */
   private readonly codes = int32Column();
   /** Where record n's player slots end: entry n + 1 (entry 0 is 0). */
   private readonly slotEnd = int32Column();
@@ -82,13 +84,14 @@ export class GameBook {
     before: readonly PlayerSnapshot[],
     effects: readonly EffectCounts[] | null,
     voidOnArrival: VoidReason | null,
+    covered: boolean,
   ): void {
     const n = this.count;
     this.finishedAt.set(n, finishedAt);
     this.moves.set(n, moves);
     const voidCode = voidOnArrival === null ? 0 : this.voidCodeOf(voidOnArrival);
     const settingCode = setting === DEFAULT_SETTING ? 0 : this.settingCodeOf(setting);
-    this.codes.set(n, voidCode * 65536 + settingCode);
+    this.codes.set(n, ((covered ? COVERED : 0) + voidCode) * 65536 + settingCode);
     const fields = this.fields.length;
     let slot = this.slotEnd.get(n);
     for (let i = 0; i < players.length; i++, slot++) {
@@ -143,6 +146,7 @@ export class GameBook {
       before,
       effects,
       record.voidOnArrival,
+      record.covered,
     );
   }
 
@@ -243,7 +247,8 @@ export class GameBook {
       players,
       before,
       effects,
-      voidOnArrival: this.voidReasons[Math.floor(codes / 65536)]!,
+      voidOnArrival: this.voidReasons[Math.floor(codes / 65536) % COVERED]!,
+      covered: codes >= COVERED * 65536,
     };
   }
 
@@ -286,7 +291,9 @@ export class GameBook {
 
   private voidCodeOf(reason: VoidReason): number {
     const code = this.voidReasons.indexOf(reason);
-    return code >= 0 ? code : this.voidReasons.push(reason) - 1;
+    if (code >= 0) return code;
+    if (this.voidReasons.length === COVERED) throw new Error('more than 255 void reasons');
+    return this.voidReasons.push(reason) - 1;
   }
 
   /** One code per distinct setting: games with a context keep a number, not an object. */

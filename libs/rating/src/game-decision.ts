@@ -52,7 +52,10 @@ export type GameDecision =
 /** What a correction does to a recorded game. */
 export type CorrectionDecision =
   | { readonly status: 'rejected'; readonly rejection: Rejection }
-  /** The game was void on arrival: it stays so, whatever the correction says. */
+  /**
+   * The game was void on arrival: it stays so, whatever the correction says. Or it is covered
+   * by an annulment and the correction does not void it.
+   */
   | { readonly status: 'unchanged' }
   | {
       readonly status: 'corrected';
@@ -175,7 +178,8 @@ function rescore(
 
 /**
  * Decides a correction: the game's current effect is taken back and the corrected one applied
- * to the players' current state (the fold does both). Later games are not re-rated.
+ * to the players' current state (the fold does both). Later games are not re-rated. A covered
+ * game is only ever voided (for good: it is covered still, so later corrections change nothing).
  */
 export function decideCorrection(
   ladder: LadderConfig,
@@ -216,6 +220,9 @@ export function decideCorrection(
     if (missing) return rejected(reject('invalid-event', missing));
     const score = rescore(ladder, rules, record, players);
     if (score.kind === 'rejected') return rejected(score.rejection);
+    // Checked like any other, so that an annulment never turns an accepted correction into a
+    // rejected one; but a covered game stays as played whatever the new results.
+    if (record.covered) return { status: 'unchanged' };
     if (score.kind === 'scored') effects = score.effects;
   }
   return {

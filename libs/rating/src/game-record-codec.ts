@@ -6,7 +6,8 @@ import { settingOf } from './rule-set.js';
 /**
  * Game records as short JSON text: positional arrays, the players' fields in the rule set's
  * `reportFields` order, the default setting as 0. A ladder keeps one per game for as long as
- * it lives, so the encoding is several times smaller than the objects (or keyed JSON).
+ * it lives, so the encoding is several times smaller than the objects (or keyed JSON). A
+ * covered game has a trailing 1; others end at their void reason, as before annulments.
  */
 type Encoded = [
   finishedAt: number,
@@ -16,6 +17,7 @@ type Encoded = [
   before: readonly number[],
   effects: readonly number[],
   voidOnArrival: VoidReason | null,
+  covered?: 1,
 ];
 
 const DEFAULT_SETTING = settingOf(undefined);
@@ -38,11 +40,12 @@ export function encodeRecord(record: GameRecord, rules: RuleSet): string {
     record.effects,
     record.voidOnArrival,
   ];
+  if (record.covered) encoded.push(1);
   return JSON.stringify(encoded);
 }
 
 export function decodeRecord(gameId: string, text: string, rules: RuleSet): GameRecord {
-  const [finishedAt, moves, setting, players, before, effects, voidOnArrival] = JSON.parse(
+  const [finishedAt, moves, setting, players, before, effects, voidOnArrival, covered] = JSON.parse(
     text,
   ) as Encoded;
   return {
@@ -61,5 +64,6 @@ export function decodeRecord(gameId: string, text: string, rules: RuleSet): Game
     before,
     effects,
     voidOnArrival,
+    covered: covered === 1,
   };
 }

@@ -17,4 +17,9 @@ export interface GameRecord {
   readonly effects: PackedEffects;
   /** Void on arrival: such a game stays void whatever a correction says. */
   readonly voidOnArrival: VoidReason | null;
+  /**
+   * Covered by an annulment: it stands as played and worth nothing, and a correction changes
+   * it no more, but for a void one (RULES.md "Annulment").
+   */
+  readonly covered: boolean;
 }

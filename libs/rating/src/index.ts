@@ -15,6 +15,8 @@ export * from './effect-application.js';
 export * from './game-record.js';
 export * from './game-record-codec.js';
 export * from './game-decision.js';
+export * from './annulment.js';
+export * from './ladder-log.js';
 export * from './ladder-fold.js';
 export * from './standings.js';
 export * from './replay-engine.js';

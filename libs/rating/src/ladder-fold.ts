@@ -4,15 +4,26 @@ import {
   instantMillis,
   type LadderEvent,
   type PeriodClosed,
+  type PlayerAnnulled,
   type PlayerPenalized,
   type Rejection,
   type VoidReason,
 } from '@ranking/contracts';
+import {
+  type Annulment,
+  annulmentOf,
+  annulmentsOf,
+  annulmentWhy,
+  Coverage,
+  coveredDecision,
+  refoldChanges,
+} from './annulment.js';
 import { applyEffect } from './effect-application.js';
 import { decideCorrection, decideGame } from './game-decision.js';
 import { GameBook } from './game-book.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
+import { LadderLog } from './ladder-log.js';
 import { penalize } from './penalty.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
 import type { PlayerChange } from './player-change.js';
@@ -37,6 +48,17 @@ export interface LadderSnapshot {
   readonly games: readonly GameRecord[];
   readonly closed: readonly string[];
   readonly accepted: number;
+  /** The ladder's log as JSON texts, when the fold keeps it (see `FoldOptions.keepLog`). */
+  readonly log?: readonly string[];
+}
+
+export interface FoldOptions {
+  /**
+   * Keep the ladder's log (accepted events, as text), so that a `player.annulled` can re-fold
+   * the ladder from its start. Without it, an annulment fails with an error: a fold restored
+   * from stored rows holds no log, and a caller holding one folds it with `LadderFold.fromLog`.
+   */
+  readonly keepLog?: boolean;
 }
 
 const NOTHING: LadderOutcome = { status: 'applied', changes: [], disconnectPenalties: [] };
@@ -52,6 +74,8 @@ export function eventInstant(event: LadderEvent, calendar: PeriodCalendar): numb
       return instantMillis(event.at);
     case 'period.closed':
       return calendar.window(event.period, event.key).closesAt;
+    case 'player.annulled':
+      return instantMillis(event.annulledAt);
   }
 }
 
@@ -68,17 +92,49 @@ export class LadderFold {
   private readonly records = new Map<string, PlayerRecord>();
   /** The players, by id. Read them between events: the fold changes its records in place. */
   readonly players: ReadonlyMap<string, PlayerState> = this.records;
-  private readonly book: GameBook;
+  private book: GameBook;
   private readonly closed = new Set<string>();
   /** Players written since `restore` (null: a fresh fold, where every player counts as written). */
   private written: Set<string> | null = null;
   /** Events this ladder accepted (applied or void). */
   accepted = 0;
+  /** The ladder's log, when kept (`FoldOptions.keepLog`). */
+  private log: LadderLog | null;
+  /** While `fromLog` folds a log: the annulments in it, and so the games they cover. */
+  private coverage: Coverage | null = null;
+  /** Events passed to `evolve`: in `fromLog`, the position in the log of the next one. */
+  private evolved = 0;
 
-  constructor(readonly ladder: LadderConfig) {
+  constructor(
+    readonly ladder: LadderConfig,
+    options: FoldOptions = {},
+  ) {
     this.rules = RULE_SETS[ladder.ruleSet];
     this.calendar = PeriodCalendar.of(ladder.timezone);
     this.book = new GameBook(this.rules);
+    this.log = options.keepLog === true ? new LadderLog() : null;
+  }
+
+  /**
+   * The fold of a ladder's whole log from its start, annulments included (RULES.md
+   * "Annulment"): each game that an annulment standing after it covers is folded as usual and
+   * then kept only as played, and everything else is folded from the state that leaves. This is
+   * the one definition of a ladder's state; folding the same events one by one with a kept log
+   * reaches the same state. The log is read twice when `annulments` is not given: a caller that
+   * streams it (from the event store) passes them, their positions counted in the log it passes.
+   * The fold synthesizes nothing: closes and penalties are folded where they stand.
+   */
+  static fromLog(
+    ladder: LadderConfig,
+    log: Iterable<LadderEvent>,
+    annulments: readonly Annulment[] = annulmentsOf(log),
+    options: FoldOptions = {},
+  ): LadderFold {
+    const fold = new LadderFold(ladder, options);
+    fold.coverage = new Coverage(annulments);
+    for (const event of log) fold.evolve(event);
+    fold.coverage = null;
+    return fold;
   }
 
   /** Plain data that `LadderFold.restore` turns back into the same fold (copies: the fold goes on). */
@@ -89,6 +145,7 @@ export class LadderFold {
       games: [...this.book.records()],
       closed: [...this.closed],
       accepted: this.accepted,
+      ...(this.log ? { log: this.log.snapshot() } : {}),
     };
   }
 
@@ -102,6 +159,7 @@ export class LadderFold {
     for (const g of snapshot.games) fold.book.addRecord(g);
     for (const c of snapshot.closed) fold.closed.add(c);
     fold.accepted = snapshot.accepted;
+    if (snapshot.log) fold.log = LadderLog.of(snapshot.log);
     fold.written = new Set();
     fold.book.markUnchanged();
     return fold;
@@ -147,8 +205,11 @@ export class LadderFold {
   }
 
   evolve(event: LadderEvent): LadderOutcome {
-    const outcome = this.decide(event);
-    if (outcome.status !== 'rejected') this.accepted += 1;
+    const outcome = this.decide(event, this.evolved++);
+    if (outcome.status !== 'rejected') {
+      this.accepted += 1;
+      this.log?.append(event);
+    }
     return outcome;
   }
 
@@ -170,16 +231,18 @@ export class LadderFold {
     return null;
   }
 
-  private decide(event: LadderEvent): LadderOutcome {
+  private decide(event: LadderEvent, position: number): LadderOutcome {
     switch (event.type) {
       case 'game.finished':
-        return this.finish(event);
+        return this.finish(event, position);
       case 'game.corrected':
         return this.correct(event);
       case 'player.penalized':
         return this.penalize(event);
       case 'period.closed':
         return this.close(this.calendar.window(event.period, event.key));
+      case 'player.annulled':
+        return this.annul(event, position);
     }
   }
 
@@ -213,9 +276,16 @@ export class LadderFold {
     return { players, fresh, decision };
   }
 
-  private finish(event: GameFinished): LadderOutcome {
+  private finish(event: GameFinished, position: number): LadderOutcome {
     const finishedAt = instantMillis(event.finishedAt);
-    const { players, fresh, decision } = this.decideFinished(event, finishedAt);
+    const decided = this.decideFinished(event, finishedAt);
+    const { players, fresh } = decided;
+    if (decided.decision.status === 'rejected') return decided.decision;
+    const annulment = this.coverage?.of(event, finishedAt, position) ?? null;
+    const decision =
+      annulment === null
+        ? decided.decision
+        : coveredDecision(decided.decision, annulmentWhy(annulment));
     if (decision.status === 'rejected') return decision;
     const changes: PlayerChange[] = [];
     const ids: string[] = [];
@@ -253,6 +323,7 @@ export class LadderFold {
       before,
       effects,
       voidReason,
+      annulment !== null,
     );
     switch (decision.status) {
       case 'void':
@@ -316,6 +387,60 @@ export class LadderFold {
     return { status: 'applied', changes: [change], disconnectPenalties: [] };
   }
 
+  /**
+   * An annulment: the ladder becomes the fold of its whole log with the games it covers kept
+   * only as played (`fromLog`), and every player that changed is reported. One that covers no
+   * game it does not already cover changes nothing and re-folds nothing.
+   */
+  private annul(event: PlayerAnnulled, position: number): LadderOutcome {
+    // Folding a log with its annulments known: this one's games are covered already.
+    if (this.coverage?.standsAt(position)) return NOTHING;
+    const log = this.log;
+    if (log === null)
+      throw new Error(
+        `ladder ${this.ladder.id}: player.annulled ${event.id} re-folds the ladder from its log, which this fold does not keep`,
+      );
+    const annulment = annulmentOf(event, log.length);
+    const annulments = [...log.annulments, annulment];
+    const earlier = new Coverage(log.annulments);
+    const added = new Coverage([annulment]);
+    let at = 0;
+    let covers = false;
+    for (const e of log.events()) {
+      if (e.type === 'game.finished') {
+        const finishedAt = instantMillis(e.finishedAt);
+        if (added.of(e, finishedAt, at) && !earlier.of(e, finishedAt, at)) {
+          covers = true;
+          break;
+        }
+      }
+      at++;
+    }
+    if (!covers) return NOTHING;
+    const refolded = LadderFold.fromLog(this.ladder, withLast(log.events(), event), annulments);
+    if (refolded.accepted !== log.length + 1)
+      throw new Error(
+        `ladder ${this.ladder.id}: the re-fold for ${event.id} rejected an event the ladder had accepted`,
+      );
+    const changes = refoldChanges(this.records, refolded.records, annulmentWhy(annulment));
+    this.adopt(refolded);
+    return { status: 'applied', changes, disconnectPenalties: [] };
+  }
+
+  /** Takes over a re-fold's state (players, game records, closes); the log stays this fold's. */
+  private adopt(refolded: LadderFold): void {
+    this.records.clear();
+    for (const [id, record] of refolded.records) {
+      this.records.set(id, record);
+      // A restored fold writes every player back: the re-fold may have moved any of them.
+      this.written?.add(id);
+    }
+    // The new book lists every record as changed, so a restored fold writes them all back.
+    this.book = refolded.book;
+    this.closed.clear();
+    for (const c of refolded.closed) this.closed.add(c);
+  }
+
   /** Closes a period once; the rule set acts on every player. */
   close(window: PeriodWindow): LadderOutcome {
     const id = `${window.period}:${window.key}`;
@@ -344,4 +469,10 @@ export class LadderFold {
     }
     return { status: 'applied', changes, disconnectPenalties: [] };
   }
+}
+
+/** The events, then one more. */
+function* withLast(events: Iterable<LadderEvent>, last: LadderEvent): Generator<LadderEvent> {
+  yield* events;
+  yield last;
 }

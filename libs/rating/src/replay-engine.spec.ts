@@ -434,7 +434,7 @@ describe('ReplayEngine', () => {
       },
     );
 
-    it('Given a player.annulled line, When it is replayed, Then it is invalid-event (not supported yet) and remembers no id', () => {
+    it('Given a player.annulled line, When it is replayed, Then it is accepted and its id remembered', () => {
       const annulled = {
         id: 'ann-1',
         type: 'player.annulled',
@@ -444,13 +444,11 @@ describe('ReplayEngine', () => {
         annulledAt: '2026-12-01T10:00:00+08:00',
       };
       const engine = new ReplayEngine(LADDERS);
-      expect(engine.ingestLine(line(annulled))).toEqual({
-        kind: 'rejected',
+      expect(engine.ingestLine(line(annulled))).toMatchObject({ kind: 'accepted' });
+      expect(engine.ingestLine(line({ ...annBeatsBob('ann-1') }))).toEqual({
+        kind: 'duplicate',
         id: 'ann-1',
-        reason: 'invalid-event',
-        detail: 'player.annulled is not supported yet',
       });
-      expect(engine.ingestLine(line({ ...annBeatsBob('ann-1') })).kind).toBe('accepted');
     });
 
     it('Given blank lines, When they are replayed, as text or bytes, Then they are skipped', () => {
@@ -732,7 +730,9 @@ describe('ReplayEngine', () => {
             ? `game ${e.gameId}`
             : e.type === 'player.penalized'
               ? `penalty ${e.player} ${e.points}`
-              : `correction ${e.gameId}`;
+              : e.type === 'player.annulled'
+                ? `annulment ${e.player}`
+                : `correction ${e.gameId}`;
 
       it('Given a Sunday game, When the next game is at 06:00 on Monday 1 June, Then weekly, monthly and daily close in that order, before the game', () => {
         // 2026-06-01 is a Monday: W22 (25..31 May), May and the day 2026-05-31 all close at 2026-06-01T06:00+08:00

@@ -21,6 +21,12 @@ import { renderStandings } from './standings.js';
 export interface ReplayOptions {
   /** Play the maintenance service: close periods as time passes, penalize disconnects. */
   readonly simulate: boolean;
+  /**
+   * The ladders whose log the engine keeps, so that a `player.annulled` can re-fold them (all by
+   * default). A log costs memory: a caller that knows which ladders will see an annulment (the
+   * CLI scans the file first) names them; an annulment of any other ladder fails with an error.
+   */
+  readonly keepLogs?: 'all' | ReadonlySet<string>;
 }
 
 export interface ListedEvent {
@@ -42,6 +48,8 @@ export type IngestResult =
 
 export interface ReplaySnapshot {
   readonly simulate: boolean;
+  /** The ladders whose log a new fold keeps; none when absent (a fold restored from rows). */
+  readonly keepLogs?: 'all' | readonly string[];
   readonly seen: readonly string[];
   readonly ladders: readonly LadderSnapshot[];
   readonly clocks: readonly { ladder: string; windows: readonly PeriodWindow[] }[];
@@ -70,8 +78,10 @@ export class ReplayEngine {
 
   /** The engine's whole state as plain data (JSON-safe): resume a log from here with `restore`. */
   snapshot(): ReplaySnapshot {
+    const keepLogs = this.options.keepLogs ?? 'all';
     return {
       simulate: this.options.simulate,
+      keepLogs: keepLogs === 'all' ? 'all' : [...keepLogs],
       seen: [...this.seen],
       ladders: [...this.folds.values()].map((f) => f.snapshot()),
       clocks: [...this.clocks].map(([ladder, clock]) => ({ ladder, windows: [...clock.values()] })),
@@ -84,7 +94,11 @@ export class ReplayEngine {
     ladders: ReadonlyMap<string, LadderConfig>,
     snapshot: ReplaySnapshot,
   ): ReplayEngine {
-    const engine = new ReplayEngine(ladders, { simulate: snapshot.simulate });
+    const keepLogs = snapshot.keepLogs;
+    const engine = new ReplayEngine(ladders, {
+      simulate: snapshot.simulate,
+      keepLogs: keepLogs === 'all' ? 'all' : new Set(keepLogs ?? []),
+    });
     for (const id of snapshot.seen) engine.seen.add(id);
     for (const s of snapshot.ladders) {
       const ladder = ladders.get(s.ladder);
@@ -182,7 +196,8 @@ export class ReplayEngine {
     if (!fold) {
       const ladder = this.ladders.get(ladderId);
       if (!ladder) return undefined;
-      fold = new LadderFold(ladder);
+      const keepLogs = this.options.keepLogs ?? 'all';
+      fold = new LadderFold(ladder, { keepLog: keepLogs === 'all' || keepLogs.has(ladderId) });
       this.folds.set(ladderId, fold);
     }
     return fold;

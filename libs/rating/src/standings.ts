@@ -9,9 +9,14 @@ export type PlayerStanding = Record<string, number | string | boolean>;
 export const isRanked = (player: PlayerState, ladder: LadderConfig): boolean =>
   ladder.rankedAfter !== null && player.ratedGames >= ladder.rankedAfter;
 
-/** A player still in the default state may be left out of the output (CONTRACT.md). */
+/**
+ * A player still in the default state may be left out of the output (CONTRACT.md). Rated games
+ * count too: a player whose games were all annulled has none in the record, but still has them
+ * as rated games (and may be ranked).
+ */
 export const isDefaultState = (player: PlayerState, ladder: LadderConfig): boolean =>
   player.games === 0 &&
+  player.ratedGames === 0 &&
   player.rating === ladder.startRating &&
   player.disconnects === 0 &&
   player.captures === 0 &&

@@ -141,6 +141,8 @@ export function foldReportedGames(
         break;
       case 'period.closed':
       case 'player.penalized':
+      // Standings are not changed by an annulment (RULES.md "Annulment").
+      case 'player.annulled':
         break;
       default: {
         const unknown: never = event;
