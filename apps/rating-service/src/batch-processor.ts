@@ -1,6 +1,7 @@
 import {
   type LadderEvent,
   type PeriodClosed,
+  type PlayerAnnulled,
   parseEvent,
   type ParseOutcome,
   TOPICS,
@@ -31,6 +32,7 @@ import {
   type StoredEvent,
   unprocessable,
 } from '@ranking/persistence';
+import { applyAnnulment } from './ladder-refold.js';
 
 /** Players read per page when a close touches the whole ladder. */
 export const CLOSE_PAGE = 20_000;
@@ -68,7 +70,7 @@ export class BatchProcessor {
   private readonly log: MessageLog;
 
   constructor(
-    sql: Sql,
+    private readonly sql: Sql,
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly topics: { ratingChanges: string; deadLetter: string } = TOPICS,
     /** Where the service's relay picks up what the batch enqueues (see OutboxHandoff). */
@@ -99,11 +101,16 @@ export class BatchProcessor {
     };
     for (const item of parsed) {
       const { outcome } = item;
-      const close = outcome.ok && outcome.event.type === 'period.closed' ? outcome.event : null;
-      if (close && this.ladders.has(close.ladder) && !known.has(close.id)) {
+      // A close touches every player and an annulment re-folds the whole ladder: each one
+      // is applied on its own, after what came before it in the batch.
+      const event = outcome.ok ? outcome.event : null;
+      const whole =
+        event?.type === 'period.closed' || event?.type === 'player.annulled' ? event : null;
+      if (whole && this.ladders.has(whole.ladder) && !known.has(whole.id)) {
         await flush();
-        await this.applyClose(close, counters, pending);
-        known.add(close.id);
+        if (whole.type === 'period.closed') await this.applyClose(whole, counters, pending);
+        else await this.annul(whole, counters, pending);
+        known.add(whole.id);
         accepted++;
         continue;
       }
@@ -274,6 +281,32 @@ export class BatchProcessor {
     await this.repo.markClosed(ladder.id, event.period, event.key, seq);
     if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
     this.publishChanges(event, seq, shown, moved, pending);
+  }
+
+  /**
+   * An annulment: the batch so far is written, so that the ladder's stored log ends with it,
+   * then the ladder is re-folded from that log (ladder-refold.ts), with one history row per
+   * player it moved and one summary message.
+   */
+  private async annul(
+    event: PlayerAnnulled,
+    counters: Map<string, LadderCounters>,
+    pending: Pending,
+  ): Promise<void> {
+    const ladder = this.ladders.get(event.ladder)!;
+    const c = counters.get(ladder.id)!;
+    c.lastSeq += 1;
+    c.accepted += 1;
+    const seq = c.lastSeq;
+    pending.events.push({ ladder: ladder.id, seq, event });
+    await this.repo.appendEvents(pending.events);
+    pending.events = [];
+    await this.repo.appendHistory(pending.history);
+    pending.history = [];
+    const changes = await applyAnnulment(this.sql, ladder, event);
+    for (const change of changes)
+      pending.history.push({ ladder: ladder.id, seq, eventId: event.id, change });
+    this.publishChanges(event, seq, [], changes.length, pending);
   }
 
   private recordChanges(

@@ -193,6 +193,11 @@ export class LadderRepository {
   }
 
   /** Deletes a ladder's players and game records (a rebuild writes them anew in the same transaction). */
+  /** Deletes a ladder's game records (a re-fold writes them all again with `insertGames`). */
+  async deleteGames(ladder: string): Promise<void> {
+    await this.sql.query('DELETE FROM ladder_games WHERE ladder = $1', [ladder]);
+  }
+
   async deleteLadderState(ladder: string): Promise<void> {
     await this.sql.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder]);
     await this.sql.query('DELETE FROM ladder_games WHERE ladder = $1', [ladder]);
