@@ -33,10 +33,6 @@ export class LeaderboardWorld extends RatingScenario {
     super(ladderConfigs);
   }
 
-  get databaseUrl(): string {
-    return (this.db.options as { url: string }).url;
-  }
-
   /**
    * The suite's end: stops the leaderboard service and the other services it started, removes
    * the suite's keys from Redis (every master's, on a cluster), drops its database and topics.

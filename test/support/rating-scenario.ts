@@ -28,6 +28,11 @@ export class RatingScenario {
 
   constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
 
+  /** The world's database URL (for a CLI run against it). */
+  get databaseUrl(): string {
+    return this.database.url;
+  }
+
   async setUp(): Promise<void> {
     this.database = await createTestDatabase();
     this.db = createDataSource(this.database.url, 'test-scenario');

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AnnulCommand } from './commands/annul.command.js';
 import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
@@ -14,6 +15,7 @@ import { SimulateCommand } from './commands/simulate.command.js';
     GenerateCommand,
     SetupCommand,
     ExportCommand,
+    AnnulCommand,
     CorrectCommand,
     RebuildCommand,
     RebuildCountersCommand,

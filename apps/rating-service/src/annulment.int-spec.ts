@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { LadderEvent, PlayerAnnulled } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
@@ -7,6 +9,7 @@ import { RatingScenario, readTopics, waitFor } from '@ranking/testing';
 // when a `player.annulled` arrives, and the state it exports equals the offline replay of the
 // log it stored (and of the stream it was sent).
 
+const run = promisify(execFile);
 const ladders = ladderRegistry();
 const LADDER = 'igame-gomoku';
 
@@ -159,6 +162,52 @@ describe('annulment in the rating service (real Kafka and PostgreSQL)', () => {
       expect(await world.storedEvents()).toBe(stored);
       expect(await ratingOf(cheater)).toBe(before);
       await world.expectSameAsReplay(withAnnulments);
+
+      // `ranking annul --dry-run` says what an annulment would move; published, it moves that.
+      const victim = games.at(-1)!.players.find((p) => p.id !== cheater)!.id;
+      const cli = (...args: string[]) =>
+        run(
+          process.execPath,
+          ['bin/ranking.js', 'annul', '--ladder', LADDER, '--player', victim, ...args],
+          {
+            env: {
+              ...process.env,
+              DATABASE_URL: world.databaseUrl,
+              KAFKA_TOPIC_PREFIX: world.prefix,
+              LOG_LEVEL: 'warn',
+            },
+          },
+        );
+      const since = ['--since', games[0]!.finishedAt, '--note', 'review 2'];
+      const preview = JSON.parse((await cli(...since, '--dry-run')).stdout) as {
+        moved: number;
+        events: number;
+        changes: { player: string; after: number }[];
+      };
+      expect(preview.events).toBe(
+        Number(
+          (
+            await world.db.query('SELECT count(*) AS n FROM event_store WHERE ladder = $1', [
+              LADDER,
+            ])
+          )[0].n,
+        ),
+      );
+      expect(preview.moved).toBeGreaterThan(1);
+      expect(await world.storedEvents()).toBe(stored);
+      const id = (await cli(...since)).stdout.trim();
+      expect(id).toMatch(/^annulment:igame-gomoku:/);
+      await waitFor(async () => (await world.storedEvents()) === stored + 1, {
+        what: 'the published annulment to be applied',
+      });
+      const rows: { player: string; after: string }[] = await world.db.query(
+        `SELECT player, after FROM rating_history WHERE event_id = $1 ORDER BY player`,
+        [id],
+      );
+      expect(rows.map((r) => [r.player, Number(r.after)])).toEqual(
+        preview.changes.map((c) => [c.player, c.after]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+      );
+      await world.expectLiveSameAsLog();
     } finally {
       await rating.stop();
     }

@@ -1,5 +1,5 @@
 import type { PlayerAnnulled } from '@ranking/contracts';
-import { ladderLog, LadderRepository, type Sql } from '@ranking/persistence';
+import { ladderLogTexts, LadderRepository, type Sql } from '@ranking/persistence';
 import {
   annulmentOf,
   annulmentWhy,
@@ -29,14 +29,7 @@ export async function applyAnnulment(
   event: PlayerAnnulled,
 ): Promise<PlayerChange[]> {
   const repo = new LadderRepository(sql);
-  const texts: string[] = [];
-  for await (const batch of ladderLog(sql, ladder.id)) {
-    let at = 0;
-    for (let end = batch.indexOf('\n'); end >= 0; end = batch.indexOf('\n', at)) {
-      texts.push(batch.slice(at, end));
-      at = end + 1;
-    }
-  }
+  const texts = await ladderLogTexts(sql, ladder.id);
   const log = LadderLog.of(texts);
   // The annulment was appended last: it is the log's last event.
   const position = texts.length - 1;

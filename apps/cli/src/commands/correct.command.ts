@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { validateEvent } from '@ranking/contracts';
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import { PeriodCalendar } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
+import { publishLadderEvent } from '../ladder-event-publisher.js';
 
 interface CorrectFlags {
   ladder?: string;
@@ -50,36 +49,11 @@ export class CorrectCommand extends CommandRunner {
       throw new Error(`refusing to publish an invalid game.corrected: ${checked.rejection.detail}`);
     const event = checked.event;
 
-    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
-    const kafka = kafkaClient(kafkaConnection(env), 'ranking-correct', env.LOG_LEVEL);
-    await requireTopic(kafka, topic);
-    const producer = kafka.producer({
-      allowAutoTopicCreation: false,
-      idempotent: true,
-      maxInFlightRequests: 1,
-    });
-    await producer.connect();
-    try {
-      // A retried send may land twice; the event id makes the second one a no-op.
-      const [sent] = await producer.send({
-        topic,
-        acks: -1,
-        messages: [{ key: ladder.id, value: JSON.stringify(event) }],
-      });
-      new CommandLog('correct').info(
-        `published game.corrected of ${ladder.id}/${game} to ${topic} (partition ${sent?.partition}, offset ${sent?.baseOffset})`,
-        {
-          ladder: ladder.id,
-          game,
-          eventId: event.id,
-          topic,
-          partition: sent?.partition,
-          offset: sent?.baseOffset,
-        },
-      );
-    } finally {
-      await producer.disconnect();
-    }
+    const sent = await publishLadderEvent(env, event, 'ranking-correct');
+    new CommandLog('correct').info(
+      `published game.corrected of ${ladder.id}/${game} to ${sent.topic} (partition ${sent.partition}, offset ${sent.offset})`,
+      { ladder: ladder.id, game, eventId: event.id, ...sent },
+    );
     // The result, for scripts: the event id alone on stdout.
     process.stdout.write(`${event.id}\n`);
   }
@@ -129,18 +103,4 @@ async function readPlayers(file: string): Promise<unknown> {
   if (!Array.isArray(value))
     throw new Error(`--players ${file}: must hold a JSON array of players, each with an id`);
   return value;
-}
-
-/** Fails at once on a missing topic (the producer alone would retry for about a minute). */
-async function requireTopic(kafka: Kafka, topic: string): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    if (!(await admin.listTopics()).includes(topic))
-      throw new Error(
-        `topic ${topic} does not exist: check KAFKA_TOPIC_PREFIX, or create it with \`ranking setup\``,
-      );
-  } finally {
-    await admin.disconnect();
-  }
 }

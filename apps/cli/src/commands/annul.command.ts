@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { loadEnvironment, loadLadders } from '@ranking/config';
+import { type PlayerAnnulled, validateEvent } from '@ranking/contracts';
+import { createDataSource, ladderLogTexts, sqlOf } from '@ranking/persistence';
+import {
+  annulmentOf,
+  annulmentWhy,
+  type LadderConfig,
+  LadderFold,
+  LadderLog,
+  PeriodCalendar,
+  type PlayerChange,
+  refoldChanges,
+} from '@ranking/rating';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { CommandLog } from '../command-log.js';
+import { publishLadderEvent } from '../ladder-event-publisher.js';
+
+interface AnnulFlags {
+  ladder?: string;
+  player?: string;
+  since?: string;
+  note?: string;
+  dryRun?: boolean;
+}
+
+/** What `--dry-run` prints: what the annulment would change if it were published now. */
+export interface AnnulmentPreview {
+  readonly ladder: string;
+  readonly player: string;
+  readonly since: string;
+  /** Events of the ladder's stored log the preview folded. */
+  readonly events: number;
+  /** Players whose state would change. */
+  readonly moved: number;
+  readonly changes: readonly Pick<PlayerChange, 'player' | 'before' | 'after' | 'delta'>[];
+}
+
+/**
+ * `ranking annul`: publishes a `player.annulled` event (a fair-play annulment, RULES.md
+ * "Annulment"); with `--dry-run` it publishes nothing and prints what the annulment would change,
+ * folding the ladder's stored log as it is and with the annulment at its end.
+ */
+@Command({
+  name: 'annul',
+  description:
+    "publish a player.annulled event: the player's games since --since are re-folded as worth nothing; --dry-run prints what it would change instead",
+})
+export class AnnulCommand extends CommandRunner {
+  async run(_args: string[], flags: AnnulFlags): Promise<void> {
+    const { ladder: ladderId, player, since, note } = flags;
+    if (!ladderId || !player || !since || !note)
+      throw new Error('annul needs --ladder ID --player ID --since ISO --note TEXT [--dry-run]');
+    const env = loadEnvironment();
+    const ladder = loadLadders(env).get(ladderId);
+    if (!ladder) throw new Error(`--ladder ${ladderId}: no such ladder`);
+    const checked = validateEvent({
+      id: `annulment:${ladder.id}:${randomUUID()}`,
+      type: 'player.annulled',
+      ladder: ladder.id,
+      player,
+      since,
+      annulledAt: new PeriodCalendar(ladder.timezone).iso(Date.now()),
+      note,
+    });
+    if (!checked.ok)
+      throw new Error(
+        `refusing to publish an invalid player.annulled: ${checked.rejection.detail}`,
+      );
+    const event = checked.event as PlayerAnnulled;
+
+    if (flags.dryRun) {
+      const preview = await previewAnnulment(env.DATABASE_URL, ladder, event);
+      process.stdout.write(`${JSON.stringify(preview, null, 2)}\n`);
+      return;
+    }
+    const sent = await publishLadderEvent(env, event, 'ranking-annul');
+    new CommandLog('annul').info(
+      `published player.annulled of ${ladder.id}/${player} since ${since} to ${sent.topic} (partition ${sent.partition}, offset ${sent.offset})`,
+      { ladder: ladder.id, player, since, eventId: event.id, ...sent },
+    );
+    // The result, for scripts: the event id alone on stdout.
+    process.stdout.write(`${event.id}\n`);
+  }
+
+  @Option({ flags: '--ladder <id>', description: 'the ladder', required: true })
+  parseLadder(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--player <id>',
+    description: 'the player whose games are annulled',
+    required: true,
+  })
+  parsePlayer(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--since <iso>',
+    description: 'RFC 3339 instant: games that finished at or after it are covered',
+    required: true,
+  })
+  parseSince(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--note <text>', description: 'why: kept with the event', required: true })
+  parseNote(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--dry-run',
+    description: 'publish nothing; print what the annulment would change (needs DATABASE_URL)',
+  })
+  parseDryRun(): boolean {
+    return true;
+  }
+}
+
+/** The ladder's stored log folded as it is and with the annulment at its end, compared. */
+export async function previewAnnulment(
+  databaseUrl: string,
+  ladder: LadderConfig,
+  event: PlayerAnnulled,
+): Promise<AnnulmentPreview> {
+  const db = createDataSource(databaseUrl, 'ranking-annul');
+  await db.initialize();
+  try {
+    const texts = await db.transaction('REPEATABLE READ', (manager) =>
+      ladderLogTexts(sqlOf(manager), ladder.id),
+    );
+    const fold = (log: LadderLog) => LadderFold.fromLog(ladder, log.events(), log.annulments);
+    const now = fold(LadderLog.of(texts));
+    const then = fold(LadderLog.of([...texts, JSON.stringify(event)]));
+    const why = annulmentWhy(annulmentOf(event, texts.length));
+    const changes = refoldChanges(now.players, then.players, why);
+    return {
+      ladder: ladder.id,
+      player: event.player,
+      since: event.since,
+      events: texts.length,
+      moved: changes.length,
+      changes: changes.map(({ player, before, after, delta }) => ({
+        player,
+        before,
+        after,
+        delta,
+      })),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
