@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateEvents } from '@ranking/generator';
-import { ladderRegistry, ReplayEngine } from '@ranking/rating';
+import { ladderRegistry, ReplayEngine, type ReplayOptions } from '@ranking/rating';
+import { annulledLadders } from './annulled-ladders.js';
 import { parsedLines } from './parsed-lines.js';
 import { replayFile, replayFileInline } from './replay-file.js';
 
@@ -30,10 +31,30 @@ function fileOf(content: Buffer | string): string {
   return file;
 }
 
-/** Generated events with a large share of bad ones, and lines the generator does not write. */
+/** An annulment of a player, its type spelled with a `\u` escape. */
+const escapedAnnulment = (ladder: string, player: string): string =>
+  JSON.stringify({
+    id: `escaped-${ladder}`,
+    type: 'player.annulled',
+    ladder,
+    player,
+    since: '2026-11-01T00:00:00+08:00',
+    annulledAt: '2026-12-10T00:00:00+08:00',
+  }).replace('player.annulled', 'player\\u002eannulled');
+
+/**
+ * Generated events with a large share of bad ones, annulments (one spelled with an escape), and
+ * lines the generator does not write.
+ */
 function hostileFile(seed: number): string {
   const lines: Buffer[] = [
-    ...generateEvents({ seed, events: 4000, badShare: 0.1, correctionShare: 0.03 }),
+    ...generateEvents({
+      seed,
+      events: 4000,
+      badShare: 0.1,
+      correctionShare: 0.03,
+      annulmentShare: 0.005,
+    }),
   ].map((line) => Buffer.from(line));
   const at = (i: number, ...extra: (string | Buffer)[]) =>
     lines.splice(i, 0, ...extra.map((e) => (typeof e === 'string' ? Buffer.from(e) : e)));
@@ -51,6 +72,9 @@ function hostileFile(seed: number): string {
   at(300, Buffer.concat([lines[300]!, Buffer.from('\r')])); // a CRLF line
   at(400, '{"id":"x-1","type":"game.finished","ladder":"no-such-ladder"}');
   at(600, `{"id":"lone-\\ud800","type":"player.annulled"}`, ' {"id":1} ');
+  // Spelled with an escape, near the end (seed 3 annuls xinbo-go nowhere else): a scan that
+  // missed it would leave the ladder without its log, and the replay would fail.
+  at(3900, escapedAnnulment('xinbo-go', 'go0'));
   // No line feed after the last line.
   return fileOf(
     Buffer.concat(lines.flatMap((line, i) => (i === 0 ? [line] : [Buffer.from('\n'), line]))),
@@ -67,8 +91,9 @@ async function replayed(
   file: string,
   simulate: boolean,
   replay: (engine: ReplayEngine, onBytes: (bytes: number) => void) => Promise<number>,
+  keepLogs: ReplayOptions['keepLogs'] = 'all',
 ): Promise<Replayed> {
-  const engine = new ReplayEngine(ladderRegistry(), { simulate });
+  const engine = new ReplayEngine(ladderRegistry(), { simulate, keepLogs });
   let bytes = 0;
   const lines = await replay(engine, (b) => (bytes = b));
   engine.finish(simulate ? UNTIL : null);
@@ -77,13 +102,16 @@ async function replayed(
 
 describe('replayFile (a worker parses, this thread folds)', () => {
   it.each([false, true])(
-    'folds hostile files exactly as the single-threaded replay (simulate: %s), at any batch size',
+    'folds hostile files, annulments included, exactly as the single-threaded replay (simulate: %s), at any batch size, keeping the logs of the ladders that the file annuls',
     async (simulate) => {
       for (const seed of simulate ? [3] : [4]) {
         const file = hostileFile(seed);
+        // The reference keeps every ladder's log; the pipelined replays those the scan names.
         const reference = await replayed(file, simulate, (engine, onBytes) =>
           replayFileInline(engine, file, onBytes),
         );
+        const annulled = await annulledLadders(file);
+        expect(annulled.has('xinbo-go')).toBe(true);
         expect(reference.bytes).toBe(statSync(file).size);
         expect(JSON.parse(reference.output)).toMatchObject({ rejected: expect.any(Array) });
         for (const options of [
@@ -91,8 +119,11 @@ describe('replayFile (a worker parses, this thread folds)', () => {
           { batchLines: 1, credits: 2, workers: 2 },
           { batchLines: 7, credits: 3, workers: 3 },
         ]) {
-          const pipelined = await replayed(file, simulate, (engine, onBytes) =>
-            replayFile(engine, file, onBytes, { worker, ...options }),
+          const pipelined = await replayed(
+            file,
+            simulate,
+            (engine, onBytes) => replayFile(engine, file, onBytes, { worker, ...options }),
+            annulled,
           );
           expect(pipelined).toEqual(reference);
         }
@@ -131,6 +162,37 @@ describe('replayFile (a worker parses, this thread folds)', () => {
       );
       expect(pipelined).toEqual(reference);
     }
+  });
+
+  it('names the ladders that a file annuls, whatever the chunk size, and no other', async () => {
+    const annulment = (ladder: string) =>
+      JSON.stringify({
+        id: `a-${ladder}`,
+        type: 'player.annulled',
+        ladder,
+        player: 'ann',
+        since: '2026-11-01T00:00:00+08:00',
+        annulledAt: '2026-12-01T00:00:00+08:00',
+      });
+    const file = fileOf(
+      [
+        '{"id":"g","type":"game.finished","ladder":"qq-gomoku","reason":"player.annulled"}',
+        annulment('igame-gomoku'),
+        'player.annulled and not JSON',
+        `{"x":"\\u0041",${'"pad":1,'.repeat(50)}"y":2}`,
+        escapedAnnulment('xinbo-go', 'ann'),
+        '{"type":"player.annulled","ladder":7}',
+        `  ${annulment('qq-blokus')}\r`,
+        annulment('qq-fifty-k'),
+      ].join('\n'),
+    );
+    for (const chunk of [1, 7, 64, 1 << 20])
+      expect([...(await annulledLadders(file, chunk))].sort()).toEqual([
+        'igame-gomoku',
+        'qq-blokus',
+        'qq-fifty-k',
+        'xinbo-go',
+      ]);
   });
 
   it('fails with the reading error when the worker cannot read the file', async () => {

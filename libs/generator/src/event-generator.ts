@@ -22,6 +22,11 @@ export interface GeneratorOptions {
   readonly badShare?: number;
   /** Share of corrections of recent games. */
   readonly correctionShare?: number;
+  /**
+   * Share of `player.annulled` events (a recent game's player, from a few days back); 0 by
+   * default, and at 0 the stream is the same as before annulments existed.
+   */
+  readonly annulmentShare?: number;
   /** Emit period.closed events as the maintenance service would. */
   readonly closes?: boolean;
   /** Players per ladder; by default grows with the stream. */
@@ -79,6 +84,7 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
   const span = (options.days ?? 45) * 86_400_000;
   const badShare = options.badShare ?? 0.02;
   const correctionShare = options.correctionShare ?? 0.01;
+  const annulmentShare = options.annulmentShare ?? 0;
   const perLadder =
     options.playersPerLadder ?? Math.max(20, Math.min(20_000, Math.floor(total / 40)));
   const streams: LadderStream[] = ladders.map((ladder) => {
@@ -121,6 +127,8 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
       line = badLine(rnd, stream, nextId(), iso, lastGood);
     } else if (roll < badShare + correctionShare && stream.recent.length > 0) {
       line = JSON.stringify(correction(rnd, stream, nextId(), iso));
+    } else if (roll < badShare + correctionShare + annulmentShare && stream.recent.length > 0) {
+      line = JSON.stringify(annulment(rnd, stream, nextId(), at));
     } else {
       const game = gameEvent(rnd, stream, nextId(), iso);
       line = JSON.stringify(game);
@@ -370,6 +378,19 @@ function correction(
     ...base,
     players: game.players.map((p) => ({ id: p.id, result: flip[p.result ?? 'draw'] })),
     note: 'adjudicated: result reversed',
+  };
+}
+
+function annulment(rnd: SeededRandom, stream: LadderStream, id: string, at: number): LadderEvent {
+  const game = rnd.pick(stream.recent);
+  return {
+    id,
+    type: 'player.annulled',
+    ladder: stream.ladder.id,
+    player: rnd.pick(game.players).id,
+    since: stream.calendar.iso(at - rnd.int(0, 72) * 3_600_000),
+    annulledAt: stream.calendar.iso(at),
+    note: 'fair-play review',
   };
 }
 

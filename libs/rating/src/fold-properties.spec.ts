@@ -1,7 +1,21 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
-import type { LadderEvent, PlayerReport } from '@ranking/contracts';
-import { ladderRegistry, LadderFold, type LadderOutcome, ReplayEngine } from '@ranking/rating';
+import {
+  instantMillis,
+  type LadderEvent,
+  parseEvent,
+  type PlayerAnnulled,
+  type PlayerReport,
+} from '@ranking/contracts';
+import {
+  type GameInput,
+  type GameScore,
+  ladderRegistry,
+  LadderFold,
+  type LadderOutcome,
+  ReplayEngine,
+  RULE_SETS,
+} from '@ranking/rating';
 
 // Properties of the whole fold over arbitrary, realistic logs: every built-in ladder, some
 // invalid lines, repeated ids, corrections, penalties and period closes.
@@ -22,7 +36,7 @@ const START = Date.parse('2026-11-20T10:00:00+08:00');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-type Kind = 'game' | 'correct' | 'penalty' | 'close' | 'junk' | 'repeat';
+type Kind = 'game' | 'correct' | 'penalty' | 'close' | 'junk' | 'repeat' | 'annul';
 interface Step {
   readonly kind: Kind;
   /** Minutes since the previous line. */
@@ -32,24 +46,27 @@ interface Step {
   readonly r: readonly number[];
 }
 
-const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.oneof(
-    { arbitrary: fc.constant<Kind>('game'), weight: 14 },
-    { arbitrary: fc.constant<Kind>('correct'), weight: 3 },
-    { arbitrary: fc.constant<Kind>('penalty'), weight: 2 },
-    { arbitrary: fc.constant<Kind>('close'), weight: 2 },
-    { arbitrary: fc.constant<Kind>('junk'), weight: 1 },
-    { arbitrary: fc.constant<Kind>('repeat'), weight: 1 },
-  ),
-  // Mostly minutes apart, now and then most of a day: a log of 200 lines spans about three weeks
-  // from 2026-11-20 (so it crosses weekly closes and, often, November's close). --until adds up to 12 days.
-  dt: fc.oneof(
-    { arbitrary: fc.integer({ min: 0, max: 90 }), weight: 5 },
-    { arbitrary: fc.integer({ min: 0, max: 1200 }), weight: 1 },
-  ),
-  ladder: fc.integer({ min: 0, max: LADDER_IDS.length - 1 }),
-  r: fc.array(fc.nat(9999), { minLength: 16, maxLength: 16 }),
-});
+/** Steps of a log; with `annulments`, now and then a `player.annulled` too. */
+const stepArbOf = (annulments: boolean): fc.Arbitrary<Step> =>
+  fc.record({
+    kind: fc.oneof(
+      { arbitrary: fc.constant<Kind>('game'), weight: 14 },
+      { arbitrary: fc.constant<Kind>('correct'), weight: 3 },
+      { arbitrary: fc.constant<Kind>('penalty'), weight: 2 },
+      { arbitrary: fc.constant<Kind>('close'), weight: 2 },
+      { arbitrary: fc.constant<Kind>('junk'), weight: 1 },
+      { arbitrary: fc.constant<Kind>('repeat'), weight: 1 },
+      ...(annulments ? [{ arbitrary: fc.constant<Kind>('annul'), weight: 1 }] : []),
+    ),
+    // Mostly minutes apart, now and then most of a day: a log of 200 lines spans about three weeks
+    // from 2026-11-20 (so it crosses weekly closes and, often, November's close). --until adds up to 12 days.
+    dt: fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: 90 }), weight: 5 },
+      { arbitrary: fc.integer({ min: 0, max: 1200 }), weight: 1 },
+    ),
+    ladder: fc.integer({ min: 0, max: LADDER_IDS.length - 1 }),
+    r: fc.array(fc.nat(9999), { minLength: 16, maxLength: 16 }),
+  });
 
 interface Log {
   readonly lines: readonly string[];
@@ -373,17 +390,34 @@ function build(steps: readonly Step[], untilDays: number | null): Log {
       case 'repeat':
         if (lines.length > 0) lines.push(pick(lines, r[0]!));
         break;
+      case 'annul':
+        // Now and then a player who never plays; `since` up to four days back.
+        lines.push(
+          JSON.stringify({
+            id,
+            type: 'player.annulled',
+            ladder,
+            player: r[0]! % 8 === 0 ? 'zed' : pick(PEOPLE, r[1]!),
+            since: iso(t - (r[2]! % (4 * 24 * 60)) * MINUTE),
+            annulledAt: iso(t),
+          }),
+        );
+        break;
     }
   }
   return { lines, until: untilDays === null ? null : t + untilDays * DAY };
 }
 
-const logArb: fc.Arbitrary<Log> = fc
-  .tuple(
-    fc.array(stepArb, { maxLength: 200, size: 'large' }),
-    fc.option(fc.integer({ min: 0, max: 12 }), { nil: null }),
-  )
-  .map(([steps, untilDays]) => build(steps, untilDays));
+const logArbOf = (annulments: boolean): fc.Arbitrary<Log> =>
+  fc
+    .tuple(
+      fc.array(stepArbOf(annulments), { maxLength: 200, size: 'large' }),
+      fc.option(fc.integer({ min: 0, max: 12 }), { nil: null }),
+    )
+    .map(([steps, untilDays]) => build(steps, untilDays));
+const logArb = logArbOf(false);
+/** Logs with annulments (of the players who play, and of one who never does). */
+const annulledLogArb = logArbOf(true);
 
 function run(lines: readonly string[], simulate: boolean, until: number | null): ReplayEngine {
   const engine = new ReplayEngine(LADDERS, { simulate });
@@ -512,3 +546,218 @@ describe('fold properties (fast-check)', () => {
     );
   });
 });
+
+// RULES.md "Annulment" as properties. The oracle folds the log with no annulment at all: each
+// game an annulment covers is marked (its moves shifted by MARK, which the rule sets never see)
+// and scored by the rule set as usual, then stripped to "played but worth nothing" by a wrapper
+// written here; a non-void correction of a covered game stands in as a zero-point penalty of a
+// player who never plays (it changes nothing, but moves the simulated clock as the correction
+// does), and so does each annulment.
+
+const MARK = 1_000_000;
+
+/**
+ * A `player.penalized` of 0 points for `zed`, at an instant: accepted, changes nothing (the
+ * schema wants points below 0, so it is handed to the engine as an event, not a line).
+ */
+const standIn = (event: LadderEvent, at: string): LadderEvent => ({
+  id: event.id,
+  type: 'player.penalized',
+  ladder: event.ladder,
+  player: 'zed',
+  points: 0,
+  reason: 'stand-in',
+  at,
+});
+
+/** The score of a marked game: the rule set's own, each effect kept only as played. */
+function playedButWorthNothing(score: (input: GameInput) => GameScore) {
+  return (input: GameInput): GameScore => {
+    if (input.moves < MARK) return score(input);
+    const scored = score({ ...input, moves: input.moves - MARK });
+    if (scored.kind !== 'scored') return scored;
+    return {
+      kind: 'scored',
+      effects: scored.effects.map((e) => ({
+        ...e,
+        rating: 0,
+        games: 0,
+        wins: 0,
+        losses: 0,
+        draws: 0,
+        captures: 0,
+      })),
+    };
+  };
+}
+
+function oracle(lines: readonly string[], simulate: boolean, until: number | null): string {
+  const events = lines.map((l) => {
+    const parsed = parseEvent(l);
+    return parsed.ok ? parsed.event : null;
+  });
+  // Verdicts do not depend on annulments (a rule of its own, tested apart): read them from a
+  // fold where each annulment stands in as a zero-point penalty.
+  const plain = new ReplayEngine(LADDERS, { simulate, keepLogs: new Set() });
+  const verdicts = lines.map((l, i) => {
+    const e = events[i];
+    return (
+      e?.type === 'player.annulled' ? plain.ingest(standIn(e, e.annulledAt)) : plain.ingestLine(l)
+    ).kind;
+  });
+  const annulments = events.flatMap((e, i) =>
+    e?.type === 'player.annulled' && verdicts[i] === 'accepted' ? [{ at: i, event: e }] : [],
+  );
+  const covers = (a: { at: number; event: PlayerAnnulled }, e: LadderEvent, i: number) =>
+    e.type === 'game.finished' &&
+    a.at > i &&
+    a.event.ladder === e.ladder &&
+    e.players.some((p) => p.id === a.event.player) &&
+    instantMillis(e.finishedAt) >= instantMillis(a.event.since);
+  const spies = Object.values(RULE_SETS).map((rules) => {
+    const score = rules.score.bind(rules);
+    return jest.spyOn(rules, 'score').mockImplementation(playedButWorthNothing(score));
+  });
+  try {
+    const engine = new ReplayEngine(LADDERS, { simulate, keepLogs: new Set() });
+    /** The latest accepted game of each ladder and game id: whether it is covered. */
+    const latest = new Map<string, boolean>();
+    lines.forEach((l, i) => {
+      const e = events[i];
+      if (e?.type === 'player.annulled') return engine.ingest(standIn(e, e.annulledAt));
+      if (e?.type === 'game.finished' && verdicts[i] === 'accepted') {
+        const covered = annulments.some((a) => covers(a, e, i));
+        latest.set(`${e.ladder} ${e.gameId}`, covered);
+        if (covered) return engine.ingest({ ...e, moves: e.moves + MARK });
+      }
+      if (
+        e?.type === 'game.corrected' &&
+        verdicts[i] === 'accepted' &&
+        e.void !== true &&
+        latest.get(`${e.ladder} ${e.gameId}`) === true
+      )
+        return engine.ingest(standIn(e, e.correctedAt));
+      return engine.ingestLine(l);
+    });
+    engine.finish(until);
+    return render(engine);
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+describe('annulment properties (fast-check)', () => {
+  it.each([false, true])(
+    'Given an arbitrary log with annulments (simulate %s), When folded, Then it equals the oracle: the log without annulments where covered games are played but worth nothing',
+    (simulate) => {
+      let refolds = 0;
+      fc.assert(
+        fc.property(annulledLogArb, ({ lines, until }) => {
+          const engine = run(lines, simulate, until);
+          refolds += [...engine.ladderFolds.values()].filter((f) =>
+            f.snapshot().games.some((g) => g.covered),
+          ).length;
+          expect(render(engine)).toBe(oracle(lines, simulate, until));
+        }),
+        { numRuns: NUM_RUNS },
+      );
+      // The logs do cover games.
+      expect(refolds).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([false, true])(
+    'Given an arbitrary log with annulments (simulate %s), When each ladder’s kept log is folded again with LadderFold.fromLog, Then it holds what the replay holds',
+    (simulate) => {
+      fc.assert(
+        fc.property(annulledLogArb, ({ lines, until }) => {
+          const engine = run(lines, simulate, until);
+          for (const fold of engine.ladderFolds.values()) {
+            const log = (fold.snapshot().log ?? []).map((t) => JSON.parse(t) as LadderEvent);
+            const again = LadderFold.fromLog(fold.ladder, log);
+            const byId = (f: LadderFold) =>
+              [...f.players.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+            expect(byId(again)).toEqual(byId(fold));
+            expect(again.snapshot().games).toEqual(fold.snapshot().games);
+          }
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+
+  it.each([false, true])(
+    'Given an arbitrary log with annulments (simulate %s), When an annulment that covers nothing is added anywhere, Then the output is as with a zero-point penalty in its place',
+    (simulate) => {
+      fc.assert(
+        fc.property(annulledLogArb, fc.nat(), fc.nat(), ({ lines, until }, at, who) => {
+          // Given: at the latest instant so far, `since` a day later: no game before it is covered.
+          const split = at % (lines.length + 1);
+          const before = lines
+            .slice(0, split)
+            .map((l) => parseEvent(l))
+            .flatMap((p) => (p.ok ? [p.event] : []));
+          const annulledAt = Math.max(START, ...before.map(eventTime));
+          const annulment: LadderEvent = {
+            id: 'nothing-covered',
+            type: 'player.annulled',
+            ladder: pick(LADDER_IDS, who),
+            player: pick(PEOPLE, who),
+            since: iso(annulledAt + DAY),
+            annulledAt: iso(annulledAt),
+          };
+          const withIt = [
+            ...lines.slice(0, split),
+            JSON.stringify(annulment),
+            ...lines.slice(split),
+          ];
+          // Then (the stand-in is passed as an event: the schema wants a penalty below 0)
+          const standing = new ReplayEngine(LADDERS, { simulate });
+          for (const l of lines.slice(0, split)) standing.ingestLine(l);
+          standing.ingest(standIn(annulment, iso(annulledAt)));
+          for (const l of lines.slice(split)) standing.ingestLine(l);
+          standing.finish(until);
+          expect(render(run(withIt, simulate, until))).toBe(render(standing));
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+
+  it.each([false, true])(
+    'Given an arbitrary log with annulments split anywhere (simulate %s), When the first part is snapshotted, JSON round-tripped and restored, Then continuing gives the unsplit output',
+    (simulate) => {
+      fc.assert(
+        fc.property(annulledLogArb, fc.nat(), ({ lines, until }, at) => {
+          const split = lines.length === 0 ? 0 : at % (lines.length + 1);
+          const head = new ReplayEngine(LADDERS, { simulate });
+          for (const l of lines.slice(0, split)) head.ingestLine(l);
+          const snapshot = JSON.parse(JSON.stringify(head.snapshot())) as ReturnType<
+            ReplayEngine['snapshot']
+          >;
+          const resumed = ReplayEngine.restore(LADDERS, snapshot);
+          for (const l of lines.slice(split)) resumed.ingestLine(l);
+          resumed.finish(until);
+          expect(render(resumed)).toBe(render(run(lines, simulate, until)));
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+});
+
+/** An event's instant in epoch ms as the generated logs write them (closes: their end). */
+function eventTime(e: LadderEvent): number {
+  switch (e.type) {
+    case 'game.finished':
+      return instantMillis(e.finishedAt);
+    case 'game.corrected':
+      return instantMillis(e.correctedAt);
+    case 'player.penalized':
+      return instantMillis(e.at);
+    case 'player.annulled':
+      return instantMillis(e.annulledAt);
+    case 'period.closed':
+      return instantMillis(e.end);
+  }
+}

@@ -255,6 +255,18 @@ describe('a full group stage with the third-place play-off', () => {
     const doubled = script.events.flatMap((e) => [e, e]);
     expect(tournamentView(config, doubled)).toEqual(view);
   });
+
+  it('Given an annulment of a player who won matches, When the view is folded, Then the standings are unchanged (RULES.md "Annulment")', () => {
+    const annulled: LadderEvent = {
+      id: 'annul-a1',
+      type: 'player.annulled',
+      ladder: 'qq-gomoku',
+      player: 'a1',
+      since: '2000-01-01T00:00:00Z',
+      annulledAt: '2099-01-01T00:00:00Z',
+    };
+    expect(tournamentView(config, [...script.events, annulled])).toEqual(view);
+  });
 });
 
 describe('a tournament under way', () => {

@@ -10,6 +10,7 @@ interface GenerateFlags {
   days?: number;
   start?: string;
   closes?: boolean;
+  annulmentShare?: number;
 }
 
 function* lines(flags: GenerateFlags): Generator<string> {
@@ -82,6 +83,17 @@ export class GenerateCommand extends CommandRunner {
   })
   parseCloses(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--annulment-share <x>',
+    description: 'share of player.annulled events, 0 to 1 (default 0: none)',
+  })
+  parseAnnulmentShare(value: string): number {
+    const share = Number(value);
+    if (value.trim() === '' || !(share >= 0 && share <= 1))
+      throw new Error(`--annulment-share ${value}: must be a number from 0 to 1`);
+    return share;
   }
 }
 

@@ -2,6 +2,7 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { annulledLadders } from '../annulled-ladders.js';
 import { CommandLog } from '../command-log.js';
 import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
@@ -27,7 +28,9 @@ export class ReplayCommand extends CommandRunner {
     if (!flags.events || !flags.out)
       throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
     const ladders = loadLadders(loadEnvironment());
-    const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true });
+    // Only ladders that will see an annulment keep their log (memory: see ADR 16).
+    const keepLogs = await annulledLadders(flags.events);
+    const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true, keepLogs });
     const bar = progressBar(await fileSize(flags.events), 'bytes', 'replay');
     const started = process.hrtime.bigint();
     const onBytes = (bytes: number) => bar.update(bytes);
