@@ -120,7 +120,8 @@ export function decideGame(
     case 'scored':
       break;
   }
-  if (!rules.countsDisconnects) {
+  const disconnects = rules.disconnects(ladder);
+  if (disconnects === null) {
     const effects = score.effects;
     return { status: 'scored', game, effects, counters: null, disconnectPenalties: NO_PENALTIES };
   }
@@ -135,6 +136,7 @@ export function decideGame(
         penalties: player.disconnectPenalties,
       },
       event.players[i]!.disconnected === true,
+      disconnects,
     );
     if (step.penaltyOrdinal !== null)
       disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
