@@ -1,12 +1,11 @@
 import type { PlayerReport } from '@ranking/contracts';
-import { type LadderConfig, LadderFold, ladderRegistry } from '../index.js';
+import { ladderWith, ratingsAfter } from './params.fixture.js';
 
 // RULES.md "Rule-set parameters", card-points: firstOutBonus 20, lastOutPenalty 20. Each case
 // plays one hand on the built-in qq-fifty-k and on it with one parameter changed.
 
-const BUILT_IN = ladderRegistry().get('qq-fifty-k')!;
-const withParams = (params: Record<string, unknown>): LadderConfig =>
-  ladderRegistry([{ id: 'qq-fifty-k', params }]).get('qq-fifty-k')!;
+const BUILT_IN = ladderWith('qq-fifty-k');
+const withParams = (params: Record<string, unknown>) => ladderWith('qq-fifty-k', params);
 
 /** One card player: seat, table points, finish order (null = still holding), hand points. */
 const c = (
@@ -17,24 +16,6 @@ const c = (
   handPoints = 0,
 ): PlayerReport => ({ id, seat, tablePoints, finishOrder, handPoints });
 
-let seq = 0;
-/** Each player's points after one hand from 0. */
-function played(ladder: LadderConfig, players: PlayerReport[]): Record<string, number> {
-  const fold = new LadderFold(ladder);
-  seq += 1;
-  const outcome = fold.evolve({
-    id: `e-${seq}`,
-    type: 'game.finished',
-    ladder: 'qq-fifty-k',
-    gameId: `g-${seq}`,
-    finishedAt: '2026-03-02T21:00:00+08:00',
-    moves: 60,
-    players,
-  });
-  if (outcome.status !== 'applied') throw new Error(JSON.stringify(outcome));
-  return Object.fromEntries(players.map((p) => [p.id, fold.player(p.id).rating]));
-}
-
 // Three players: a out first with 10, b second with 20, c still holds 5 with 30 on the table.
 // Default cards: a 10 + 20 = 30, b 20, c 30 − 20 − 5 = 5; places a, b, c; no doubling.
 const THREE = [c('a', 0, 10, 1), c('b', 1, 20, 2), c('c', 2, 30, null, 5)];
@@ -44,11 +25,11 @@ const FOUR = [c('a', 0, 10, 1), c('b', 1, 50, 2), c('c', 2, 0, 3), c('d', 3, 20,
 
 describe('card-points parameters', () => {
   it('Given firstOutBonus 30, When a hand is scored, Then the first out gets 30', () => {
-    expect(played(BUILT_IN, THREE)).toEqual({ a: 30, b: 20, c: 5 });
-    expect(played(withParams({ firstOutBonus: 30 }), THREE)).toEqual({ a: 40, b: 20, c: 5 });
-    expect(played(BUILT_IN, FOUR)).toEqual({ a: 15, c: 15, b: 17.5, d: 17.5 });
+    expect(ratingsAfter(BUILT_IN, THREE)).toEqual({ a: 30, b: 20, c: 5 });
+    expect(ratingsAfter(withParams({ firstOutBonus: 30 }), THREE)).toEqual({ a: 40, b: 20, c: 5 });
+    expect(ratingsAfter(BUILT_IN, FOUR)).toEqual({ a: 15, c: 15, b: 17.5, d: 17.5 });
     // a 10 + 30 = 40 → team 0/2 has 40 > 35 and wins: 20 each; 17.5 each for 1/3.
-    expect(played(withParams({ firstOutBonus: 30 }), FOUR)).toEqual({
+    expect(ratingsAfter(withParams({ firstOutBonus: 30 }), FOUR)).toEqual({
       a: 20,
       c: 20,
       b: 17.5,
@@ -58,9 +39,13 @@ describe('card-points parameters', () => {
 
   it('Given lastOutPenalty 30, When a player is left holding cards, Then they pay 30 plus their hand', () => {
     // c: 30 − 30 − 5 = −5.
-    expect(played(withParams({ lastOutPenalty: 30 }), THREE)).toEqual({ a: 30, b: 20, c: -5 });
+    expect(ratingsAfter(withParams({ lastOutPenalty: 30 }), THREE)).toEqual({
+      a: 30,
+      b: 20,
+      c: -5,
+    });
     // d: 20 − 30 − 15 = −25 → team 1/3 has 25 < 30: 0/2 win, 15 each; 1/3 12.5 each.
-    expect(played(withParams({ lastOutPenalty: 30 }), FOUR)).toEqual({
+    expect(ratingsAfter(withParams({ lastOutPenalty: 30 }), FOUR)).toEqual({
       a: 15,
       c: 15,
       b: 12.5,

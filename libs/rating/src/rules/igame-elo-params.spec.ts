@@ -8,6 +8,7 @@ import {
   ReplayEngine,
   tallyDisconnects,
 } from '../index.js';
+import { ladderWith, opposite, pair, ratingsAfter } from './params.fixture.js';
 
 // RULES.md "Rule-set parameters", igame-elo: k [<2100: 32, <2400: 24, else 16], eloScale 400,
 // rescale [2100: up 0.75 down 1.33, 2400: up 0.66 down 1.5], weeklyQuota 7, weeklyPenalty −30,
@@ -15,12 +16,8 @@ import {
 // Each case runs on the built-in igame-gomoku and on it with one parameter changed.
 // Asia/Taipei is UTC+08:00; Tue 2026-11-24 lies in 2026-W48.
 
-const BUILT_IN = ladderRegistry().get('igame-gomoku')!;
-const withParams = (params: Record<string, unknown>): LadderConfig =>
-  ladderRegistry([{ id: 'igame-gomoku', params }]).get('igame-gomoku')!;
-
-const opposite = (r: GameResult): GameResult =>
-  r === 'win' ? 'loss' : r === 'loss' ? 'win' : 'draw';
+const BUILT_IN = ladderWith('igame-gomoku');
+const withParams = (params: Record<string, unknown>) => ladderWith('igame-gomoku', params);
 
 let seq = 0;
 /** A game of a against b with a's result; each player on their own ip. */
@@ -46,19 +43,10 @@ function game(
   };
 }
 
-/** A fold whose players stand at the given ratings. */
-function givenRatings(ladder: LadderConfig, ratings: Record<string, number>): LadderFold {
-  const fold = new LadderFold(ladder);
-  for (const [id, rating] of Object.entries(ratings))
-    fold.setPlayer({ ...newPlayer(id, ladder), rating });
-  return fold;
-}
-
 /** a (at `ra`) plays b (at `rb`): both ratings after. */
 function played(ladder: LadderConfig, ra: number, rb: number, resultOfA: GameResult) {
-  const fold = givenRatings(ladder, { a: ra, b: rb });
-  expect(fold.evolve(game('a', 'b', resultOfA)).status).toBe('applied');
-  return [fold.player('a').rating, fold.player('b').rating];
+  const ratings = ratingsAfter(ladder, pair('a', 'b', resultOfA), { ratings: { a: ra, b: rb } });
+  return [ratings['a'], ratings['b']];
 }
 
 /** `count` draws (no rating move between equals) of a and b in W48, then W48 closes. */
@@ -148,7 +136,9 @@ describe('igame-elo parameters: quotas and penalties', () => {
 
   it('Given floor 200, When players at 220 and 200 miss the quota or are penalized, Then nobody goes below 200', () => {
     const short = (ladder: LadderConfig) => {
-      const fold = givenRatings(ladder, { al: 220, bo: 220, cy: 200, di: 200 });
+      const fold = new LadderFold(ladder);
+      for (const [id, rating] of Object.entries({ al: 220, bo: 220, cy: 200, di: 200 }))
+        fold.setPlayer({ ...newPlayer(id, ladder), rating });
       fold.evolve(game('al', 'bo', 'draw'));
       fold.evolve(game('cy', 'di', 'draw'));
       const closed = fold.close(fold.calendar.window('weekly', '2026-W48'));

@@ -1,5 +1,6 @@
 import type { GameResult } from '@ranking/contracts';
-import { type LadderConfig, LadderFold, ladderRegistry, newPlayer } from '../index.js';
+import type { LadderConfig } from '../index.js';
+import { ladderWith, oneGame, pair } from './params.fixture.js';
 
 // RULES.md "Rule-set parameters", qq-elo: k [<1000: 120, <1400: 60, <1800: 30, <2000: 25,
 // <2200: 20, <2400: 15, else 10], firstMoveOffset 100, eloScale 400, minMoves 2. Each case plays
@@ -7,29 +8,14 @@ import { type LadderConfig, LadderFold, ladderRegistry, newPlayer } from '../ind
 //   A moves first at 1300 v 1300: Dr_A = 0 − 100 = −100, E_A = 1/(10^(−0.25) + 1) = 0.640065,
 //   E_B = 0.359935.
 
-const BUILT_IN = ladderRegistry().get('qq-xiangqi')!;
-const withParams = (params: Record<string, unknown>): LadderConfig =>
-  ladderRegistry([{ id: 'qq-xiangqi', params }]).get('qq-xiangqi')!;
-
-const opposite = (r: GameResult): GameResult =>
-  r === 'win' ? 'loss' : r === 'loss' ? 'win' : 'draw';
+const BUILT_IN = ladderWith('qq-xiangqi');
+const withParams = (params: Record<string, unknown>) => ladderWith('qq-xiangqi', params);
 
 /** A (first mover, at `a`) plays B (at `b`): both ratings after, or the void reason. */
 function played(ladder: LadderConfig, a: number, b: number, resultOfA: GameResult, moves = 40) {
-  const fold = new LadderFold(ladder);
-  fold.setPlayer({ ...newPlayer('A', ladder), rating: a });
-  fold.setPlayer({ ...newPlayer('B', ladder), rating: b });
-  const outcome = fold.evolve({
-    id: 'e-1',
-    type: 'game.finished',
-    ladder: ladder.id,
-    gameId: 'g-1',
-    finishedAt: '2026-11-29T13:05:00+08:00',
+  const { fold, outcome } = oneGame(ladder, pair('A', 'B', resultOfA, { first: true }), {
+    ratings: { A: a, B: b },
     moves,
-    players: [
-      { id: 'A', result: resultOfA, first: true },
-      { id: 'B', result: opposite(resultOfA) },
-    ],
   });
   if (outcome.status === 'void') return { void: outcome.reason };
   return { a: fold.player('A').rating, b: fold.player('B').rating };

@@ -1,34 +1,17 @@
 import type { GameResult } from '@ranking/contracts';
-import { type LadderConfig, LadderFold, ladderRegistry, newPlayer } from '../index.js';
+import type { LadderConfig } from '../index.js';
+import { ladderWith, oneGame, pair } from './params.fixture.js';
 
 // RULES.md "Rule-set parameters", qq-points: resultOnlyGap 200, flatGap 100, flatPoints 1,
 // basePoints 10, gapDivisor 10. Each case plays one game on the built-in qq-gomoku and on the
 // same ladder with one parameter changed: only what the parameter names differs.
 
-const BUILT_IN = ladderRegistry().get('qq-gomoku')!;
-const withParams = (params: Record<string, unknown>): LadderConfig =>
-  ladderRegistry([{ id: 'qq-gomoku', params }]).get('qq-gomoku')!;
-
-const opposite = (r: GameResult): GameResult =>
-  r === 'win' ? 'loss' : r === 'loss' ? 'win' : 'draw';
+const BUILT_IN = ladderWith('qq-gomoku');
+const withParams = (params: Record<string, unknown>) => ladderWith('qq-gomoku', params);
 
 /** A (at `a` points) plays B (at `b`) with A's result: each one's move, and A's why. */
 function played(ladder: LadderConfig, a: number, b: number, resultOfA: GameResult) {
-  const fold = new LadderFold(ladder);
-  fold.setPlayer({ ...newPlayer('A', ladder), rating: a });
-  fold.setPlayer({ ...newPlayer('B', ladder), rating: b });
-  const outcome = fold.evolve({
-    id: 'e-1',
-    type: 'game.finished',
-    ladder: ladder.id,
-    gameId: 'g-1',
-    finishedAt: '2026-11-29T13:05:00+08:00',
-    moves: 41,
-    players: [
-      { id: 'A', result: resultOfA },
-      { id: 'B', result: opposite(resultOfA) },
-    ],
-  });
+  const { fold, outcome } = oneGame(ladder, pair('A', 'B', resultOfA), { ratings: { A: a, B: b } });
   if (outcome.status !== 'applied') throw new Error(`not applied: ${JSON.stringify(outcome)}`);
   const [ca, cb] = outcome.changes;
   return { a: ca!.delta, b: cb!.delta, why: ca!.why, rated: fold.player('A').ratedGames };

@@ -1,19 +1,12 @@
-import type { GameContext, PlayerReport } from '@ranking/contracts';
-import {
-  type LadderConfig,
-  LadderFold,
-  ladderRegistry,
-  newPlayer,
-  type PlayerState,
-} from '../index.js';
+import { type LadderConfig, LadderFold, newPlayer, type PlayerState } from '../index.js';
+import { ladderWith, oneGame, pair } from './params.fixture.js';
 
 // RULES.md "Rule-set parameters", xinbo-points: minMoves 10, gapLimit 300, dailyCaptureCap 10,
 // capturesPerLevel 10, brackets 14–10 +12/0, 9–5 +20/−10, 4–2 +15/−10, 1 +12/−12. Each case
 // runs on the built-in xinbo-go and on it with one parameter changed.
 
-const BUILT_IN = ladderRegistry().get('xinbo-go')!;
-const withParams = (params: Record<string, unknown>): LadderConfig =>
-  ladderRegistry([{ id: 'xinbo-go', params }]).get('xinbo-go')!;
+const BUILT_IN = ladderWith('xinbo-go');
+const withParams = (params: Record<string, unknown>) => ladderWith('xinbo-go', params);
 
 const territory = (
   ladder: LadderConfig,
@@ -27,43 +20,12 @@ const territory = (
   rating: score,
 });
 
-let seq = 0;
-/** Plays one game on a fold holding `players`; returns the fold and the outcome. */
-function play(
-  ladder: LadderConfig,
-  players: PlayerState[],
-  reports: PlayerReport[],
-  options: { moves?: number; context?: GameContext } = {},
-) {
-  const fold = new LadderFold(ladder);
-  for (const p of players) fold.setPlayer(p);
-  seq += 1;
-  const outcome = fold.evolve({
-    id: `e-${seq}`,
-    type: 'game.finished',
-    ladder: 'xinbo-go',
-    gameId: `g-${seq}`,
-    finishedAt: '2026-03-02T10:00:00+08:00',
-    moves: options.moves ?? 120,
-    ...(options.context ? { context: options.context } : {}),
-    players: reports,
-  });
-  return { fold, outcome };
-}
-
-const winLoss: PlayerReport[] = [
-  { id: 'a', result: 'win' },
-  { id: 'b', result: 'loss' },
-];
-
 /** a and b (both territory players at `level` with `scores`) play: a wins; their scores after. */
 function territoryGame(ladder: LadderConfig, level: number, scores: [number, number], moves = 120) {
-  const { fold, outcome } = play(
-    ladder,
-    [territory(ladder, 'a', level, scores[0]), territory(ladder, 'b', level, scores[1])],
-    winLoss,
-    { moves },
-  );
+  const { fold, outcome } = oneGame(ladder, pair('a', 'b', 'win'), {
+    given: [territory(ladder, 'a', level, scores[0]), territory(ladder, 'b', level, scores[1])],
+    moves,
+  });
   if (outcome.status === 'void') return { void: outcome.reason };
   if (outcome.status !== 'applied') throw new Error(JSON.stringify(outcome));
   return { a: fold.player('a').rating, b: fold.player('b').rating, why: outcome.changes[0]!.why };
@@ -89,15 +51,9 @@ describe('xinbo-points parameters', () => {
 
   it('Given dailyCaptureCap 5, When a capture-stage player reports 8 captures, Then 5 are valid (8 by default)', () => {
     const captures = (ladder: LadderConfig) =>
-      play(
-        ladder,
-        [],
-        [
-          { id: 'a', result: 'win', captures: 8 },
-          { id: 'b', result: 'loss', captures: 2 },
-        ],
-        { moves: 40, context: { kind: 'capture', captureTarget: 5 } },
-      ).fold.player('a').captures;
+      oneGame(ladder, pair('a', 'b', 'win', { captures: 8 }, { captures: 2 }), {
+        context: { kind: 'capture', captureTarget: 5 },
+      }).fold.player('a').captures;
     expect(captures(BUILT_IN)).toBe(8);
     expect(captures(withParams({ dailyCaptureCap: 5 }))).toBe(5);
   });
