@@ -56,7 +56,8 @@ export function declareParams<P extends object>(properties: {
   };
 }
 
-const RULE_NAMES: Readonly<Record<string, string>> = {
+/** What a value of the wrong JSON type must be, in the words of a configuration error. */
+const TYPE_REASONS: Readonly<Record<string, string>> = {
   integer: 'must be a whole number',
   number: 'must be a number',
   array: 'must be a list of rows',
@@ -76,7 +77,7 @@ function paramError(error: ErrorObject, ruleSet: string): ParamError {
   let reason: string;
   if (error.keyword === 'type') {
     const type = (error.params as { type: string }).type;
-    reason = RULE_NAMES[type] ?? `must be ${type}`;
+    reason = TYPE_REASONS[type] ?? `must be ${type}`;
   } else if (error.keyword === 'additionalProperties') {
     const name = (error.params as { additionalProperty: string }).additionalProperty;
     return new ParamError(param, `${row}"${name}" is not allowed`);
