@@ -126,6 +126,63 @@ describe('ranking CLI', () => {
     },
   );
 
+  it('replay --ladders: a built-in ladder replaced with other params gives other standings, the same on both paths', async () => {
+    const events = join(dir, 'params.ndjson');
+    const lines = [...generateEvents({ seed: 13, events: 3000 })];
+    await writeFile(events, `${lines.join('\n')}\n`);
+    const entries = [
+      { id: 'igame-gomoku', params: { k: [{ below: 1700, k: 64 }, { k: 8 }], weeklyQuota: 3 } },
+      { id: 'qq-gomoku', params: { basePoints: 20 } },
+    ];
+    const laddersFile = join(dir, 'ladders.json');
+    await writeFile(laddersFile, JSON.stringify(entries));
+    const replayed = async (...flags: string[]) => {
+      const out = join(dir, `params-${flags.length}.json`);
+      await ranking('replay', '--events', events, '--out', out, '--simulate', ...flags);
+      return readFile(out, 'utf8');
+    };
+    const builtIn = await replayed();
+    const workers = await replayed('--ladders', laddersFile);
+    const inline = await replayed('--ladders', laddersFile, '--single-thread');
+
+    expect(inline).toBe(workers);
+    const engine = new ReplayEngine(ladderRegistry(entries), { simulate: true });
+    for (const line of lines) engine.ingestLine(line);
+    expect(workers).toBe([...engine.render()].join(''));
+    const [before, after] = [builtIn, workers].map(
+      (text) => (JSON.parse(text) as { ladders: Record<string, unknown> }).ladders,
+    );
+    // The replaced ladders moved; the others did not.
+    expect(after!['igame-gomoku']).not.toEqual(before!['igame-gomoku']);
+    expect(after!['qq-gomoku']).not.toEqual(before!['qq-gomoku']);
+    expect(after!['qq-xiangqi']).toEqual(before!['qq-xiangqi']);
+  });
+
+  it('replay --ladders: a bad file stops it with one line naming the ladder and the parameter', async () => {
+    const events = join(dir, 'one-game.ndjson');
+    await writeFile(events, `${[...generateEvents({ seed: 2, events: 10 })].join('\n')}\n`);
+    const laddersFile = join(dir, 'bad-ladders.json');
+    await writeFile(
+      laddersFile,
+      JSON.stringify([{ id: 'igame-gomoku', params: { k: [{ below: 2100, k: 32 }] } }]),
+    );
+    const out = join(dir, 'never.json');
+    const stopped = await failure(
+      ranking('replay', '--events', events, '--out', out, '--ladders', laddersFile),
+    );
+    expect(stopped.code).toBe(1);
+    expect(stopped.stdout).toBe('');
+    expect(jsonLines(stopped.stderr)).toMatchObject([
+      {
+        level: 'error',
+        message: `--ladders ${laddersFile}: ladder "igame-gomoku" param "k": the last row must have no "below"`,
+        command: 'replay',
+        exitCode: 1,
+      },
+    ]);
+    await expect(readFile(out, 'utf8')).rejects.toThrow('ENOENT');
+  });
+
   it('refuses a bad flag with a clear message and a non-zero exit', async () => {
     const events = join(dir, 'one.ndjson');
     await writeFile(events, '\n');

@@ -25,9 +25,15 @@ const LOW = {
   timezone: 'Asia/Taipei',
   rankedAfter: 20,
 };
-const ladders = ladderRegistry([LOW]);
+// And one whose params make the disconnect rule stricter: 2 disconnects cost 40.
+const STRICT = {
+  ...LOW,
+  id: 'igame-strict',
+  params: { disconnectLimit: 2, disconnectPenalty: -40 },
+};
+const ladders = ladderRegistry([LOW, STRICT]);
 const laddersFile = join(tmpdir(), `${uniqueName('ladders')}.json`);
-writeFileSync(laddersFile, JSON.stringify([LOW]));
+writeFileSync(laddersFile, JSON.stringify([LOW, STRICT]));
 
 let minute = 0;
 function game(id: string, player: string, disconnected: boolean, ladder = LOW.id): string {
@@ -151,6 +157,26 @@ describe('maintenance service: disconnect counters (real Kafka and PostgreSQL)',
     );
     expect(third).toMatchObject({ gamesCounted: 0, skipped: 0 });
     expect(await scenario.counters(LOW.id)).toEqual(counters);
+  });
+
+  it('given a ladder whose params set the disconnect rule, when 2 disconnects come, then its −40 penalty is published', async () => {
+    await scenario.world.produce([1, 2].map((i) => game(`s-${i}`, 'cleo', true, STRICT.id)));
+    await waitFor(() => scenario.publishedIds('player.penalized', STRICT.id).length === 1, {
+      what: "cleo's penalty",
+    });
+    expect(
+      scenario.published.filter((e) => e.type === 'player.penalized' && e.ladder === STRICT.id),
+    ).toEqual([
+      expect.objectContaining({
+        id: 'player.penalized:igame-strict:cleo:disconnects:1',
+        points: -40,
+      }),
+    ]);
+    expect((await scenario.counters(STRICT.id)).get('cleo')).toEqual({
+      count: 0,
+      streak: 0,
+      penalties: 1,
+    });
   });
 
   it('when the built service is SIGKILLed mid-stream and restarted, then the counters and penalties are those of one uninterrupted pass', async () => {

@@ -14,6 +14,7 @@ import {
   LadderFold,
   openingWindows,
   PeriodCalendar,
+  disconnectRuleOf,
   RULE_SETS,
   tallyDisconnects,
 } from '@ranking/rating';
@@ -67,7 +68,7 @@ export async function applyMaintenanceMessages(
     if (!ladder || !startsClock(ladder, event)) continue;
     if (!starts.has(ladder.id))
       starts.set(ladder.id, eventInstant(event, PeriodCalendar.of(ladder.timezone)));
-    if (event.type === 'game.finished' && RULE_SETS[ladder.ruleSet].countsDisconnects)
+    if (event.type === 'game.finished' && disconnectRuleOf(ladder) !== null)
       games.set(ladder.id, [...(games.get(ladder.id) ?? []), event]);
   }
 

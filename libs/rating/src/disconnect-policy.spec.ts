@@ -1,11 +1,5 @@
-import {
-  CLEAN_STREAK_RESET,
-  countDisconnect,
-  DISCONNECT_LIMIT,
-  DISCONNECT_PENALTY,
-  type DisconnectCounter,
-  disconnectPenaltyId,
-} from './index.js';
+import { countDisconnect, type DisconnectCounter, disconnectPenaltyId } from './index.js';
+import { IGAME_ELO_PARAMS } from './rules/igame-elo-params.js';
 
 // RULES.md igame-elo "Disconnects" and "Details the tests rely on": each game with a disconnect
 // adds 1; at 5 the player is penalized -100 and the counter returns to 0; 50 consecutive clean
@@ -30,9 +24,11 @@ function play(
 
 describe('disconnect policy', () => {
   it('given the rule of seed 002, then the limit is 5, the penalty -100 and the clean reset 50', () => {
-    expect(DISCONNECT_LIMIT).toBe(5);
-    expect(DISCONNECT_PENALTY).toBe(-100);
-    expect(CLEAN_STREAK_RESET).toBe(50);
+    expect(IGAME_ELO_PARAMS.defaults).toMatchObject({
+      disconnectLimit: 5,
+      disconnectPenalty: -100,
+      cleanStreak: 50,
+    });
   });
 
   describe('given a fresh counter', () => {

@@ -1,7 +1,14 @@
-/** i.Game's disconnect rule (RULES.md): 5 disconnects cost 100 points; 50 clean games forgive. */
-export const DISCONNECT_LIMIT = 5;
-export const DISCONNECT_PENALTY = -100;
-export const CLEAN_STREAK_RESET = 50;
+import { IGAME_ELO_PARAMS } from './rules/igame-elo-params.js';
+
+/**
+ * i.Game's disconnect rule (RULES.md), a ladder's params: `disconnectLimit` disconnects (5) cost
+ * `disconnectPenalty` points (−100); `cleanStreak` clean games in a row (50) forgive.
+ */
+export interface DisconnectRule {
+  readonly disconnectLimit: number;
+  readonly disconnectPenalty: number;
+  readonly cleanStreak: number;
+}
 
 export interface DisconnectCounter {
   readonly count: number;
@@ -16,11 +23,15 @@ export interface DisconnectStep {
   readonly penaltyOrdinal: number | null;
 }
 
-/** One non-void game of the player. Void games must not be passed in. */
-export function countDisconnect(counter: DisconnectCounter, disconnected: boolean): DisconnectStep {
+/** One non-void game of the player under the ladder's rule (i.Game's by default). Void games must not be passed in. */
+export function countDisconnect(
+  counter: DisconnectCounter,
+  disconnected: boolean,
+  rule: DisconnectRule = IGAME_ELO_PARAMS.defaults,
+): DisconnectStep {
   if (disconnected) {
     const count = counter.count + 1;
-    if (count >= DISCONNECT_LIMIT) {
+    if (count >= rule.disconnectLimit) {
       const penalties = counter.penalties + 1;
       return { counter: { count: 0, streak: 0, penalties }, penaltyOrdinal: penalties };
     }
@@ -28,7 +39,7 @@ export function countDisconnect(counter: DisconnectCounter, disconnected: boolea
   }
   const streak = counter.streak + 1;
   // The streak keeps running after it forgives; the counter is already 0 by then.
-  const count = streak === CLEAN_STREAK_RESET ? 0 : counter.count;
+  const count = streak === rule.cleanStreak ? 0 : counter.count;
   return { counter: { count, streak, penalties: counter.penalties }, penaltyOrdinal: null };
 }
 

@@ -3,7 +3,7 @@ import {
   countDisconnect,
   type DisconnectCounter,
   disconnectPenaltyId,
-  DISCONNECT_PENALTY,
+  type DisconnectRule,
 } from './disconnect-policy.js';
 import { decideGame } from './game-decision.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -19,6 +19,10 @@ export interface DisconnectReport {
   readonly disconnected: boolean;
 }
 
+/** The ladder's disconnect rule (its params' numbers) when it keeps the counter, else null. */
+export const disconnectRuleOf = (ladder: LadderConfig): DisconnectRule | null =>
+  RULE_SETS[ladder.ruleSet].disconnects(ladder);
+
 /**
  * The players whose disconnect counter a finished game moves, as the fold decides it: none
  * when the ladder keeps no counter or the game is rejected, void or not scored. The only
@@ -27,7 +31,7 @@ export interface DisconnectReport {
  */
 export function disconnectReports(ladder: LadderConfig, event: GameFinished): DisconnectReport[] {
   const rules = RULE_SETS[ladder.ruleSet];
-  if (!rules.countsDisconnects) return [];
+  if (rules.disconnects(ladder) === null) return [];
   const before = event.players.map((p) => newPlayer(p.id, ladder));
   const time = {
     finishedAt: instantMillis(event.finishedAt),
@@ -38,19 +42,24 @@ export function disconnectReports(ladder: LadderConfig, event: GameFinished): Di
   return event.players.map((p) => ({ player: p.id, disconnected: p.disconnected === true }));
 }
 
-/** The `player.penalized` a counter reaching the limit triggers, stamped with the game's time. */
+/**
+ * The `player.penalized` a counter reaching the limit triggers, stamped with the game's time,
+ * for the ladder's `disconnectPenalty` points.
+ */
 export function disconnectPenaltyEvent(
-  ladder: string,
+  ladder: LadderConfig,
   player: string,
   ordinal: number,
   at: string,
 ): PlayerPenalized {
+  const rule = disconnectRuleOf(ladder);
+  if (rule === null) throw new Error(`ladder ${ladder.id} keeps no disconnect counter`);
   return {
-    id: disconnectPenaltyId(ladder, player, ordinal),
+    id: disconnectPenaltyId(ladder.id, player, ordinal),
     type: 'player.penalized',
-    ladder,
+    ladder: ladder.id,
     player,
-    points: DISCONNECT_PENALTY,
+    points: rule.disconnectPenalty,
     reason: 'disconnects',
     at,
   };
@@ -65,16 +74,19 @@ export function tallyDisconnects(
   event: GameFinished,
   counters: Map<string, DisconnectCounter>,
 ): PlayerPenalized[] {
+  const rule = disconnectRuleOf(ladder);
+  if (rule === null) return [];
   const penalties: PlayerPenalized[] = [];
   for (const report of disconnectReports(ladder, event)) {
     const step = countDisconnect(
       counters.get(report.player) ?? NO_DISCONNECTS,
       report.disconnected,
+      rule,
     );
     counters.set(report.player, step.counter);
     if (step.penaltyOrdinal !== null)
       penalties.push(
-        disconnectPenaltyEvent(ladder.id, report.player, step.penaltyOrdinal, event.finishedAt),
+        disconnectPenaltyEvent(ladder, report.player, step.penaltyOrdinal, event.finishedAt),
       );
   }
   return penalties;

@@ -123,7 +123,8 @@ export function decideGame(
     case 'scored':
       break;
   }
-  if (!rules.countsDisconnects) {
+  const disconnects = rules.disconnects(ladder);
+  if (disconnects === null) {
     const effects = score.effects;
     return { status: 'scored', game, effects, counters: null, disconnectPenalties: NO_PENALTIES };
   }
@@ -138,6 +139,7 @@ export function decideGame(
         penalties: player.disconnectPenalties,
       },
       event.players[i]!.disconnected === true,
+      disconnects,
     );
     if (step.penaltyOrdinal !== null)
       disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });

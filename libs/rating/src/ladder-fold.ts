@@ -369,13 +369,9 @@ export class LadderFold {
     if (!policy) return NOTHING;
     const player = this.recordOf(event.player);
     const before = player.rating;
-    player.rating = penalize(before, event.points, policy.floor);
-    const why = {
-      kind: 'penalty' as const,
-      reason: event.reason,
-      points: event.points,
-      floor: policy.floor,
-    };
+    const floor = policy.floor(this.ladder);
+    player.rating = penalize(before, event.points, floor);
+    const why = { kind: 'penalty' as const, reason: event.reason, points: event.points, floor };
     const change = {
       player: player.id,
       before,

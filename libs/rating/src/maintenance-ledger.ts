@@ -1,7 +1,7 @@
 import type { LadderEvent, PlayerPenalized } from '@ranking/contracts';
 import { dueCloses, openingWindows } from './close-schedule.js';
 import type { DisconnectCounter } from './disconnect-policy.js';
-import { tallyDisconnects } from './disconnect-tally.js';
+import { disconnectRuleOf, tallyDisconnects } from './disconnect-tally.js';
 import type { LadderConfig } from './ladder-config.js';
 import { eventInstant } from './ladder-fold.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
@@ -32,7 +32,7 @@ export class MaintenanceLedger {
       this.clocks.set(ladder.id, clock);
     }
     if (clock && event.type === 'period.closed') clock.lastClose = Math.max(clock.lastClose, at);
-    if (event.type === 'game.finished' && RULE_SETS[ladder.ruleSet].countsDisconnects) {
+    if (event.type === 'game.finished' && disconnectRuleOf(ladder) !== null) {
       let counters = this.counters.get(ladder.id);
       if (!counters) {
         counters = new Map<string, DisconnectCounter>();

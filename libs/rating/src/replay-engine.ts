@@ -156,7 +156,7 @@ export class ReplayEngine {
     if (outcome.status === 'void') this.voided.push({ id: event.id, reason: outcome.reason });
     if (this.options.simulate && outcome.status === 'applied' && event.type === 'game.finished') {
       for (const { player, ordinal } of outcome.disconnectPenalties) {
-        const penalty = disconnectPenaltyEvent(event.ladder, player, ordinal, event.finishedAt);
+        const penalty = disconnectPenaltyEvent(fold.ladder, player, ordinal, event.finishedAt);
         if (!this.seen.has(penalty.id)) this.apply(fold, penalty);
       }
     }

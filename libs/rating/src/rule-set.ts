@@ -5,10 +5,12 @@ import type {
   Rejection,
   VoidReason,
 } from '@ranking/contracts';
+import type { DisconnectRule } from './disconnect-policy.js';
 import type { PlayerEffect, Why } from './effect.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { PeriodWindow } from './period-clock.js';
 import type { PlayerSnapshot, PlayerState } from './player-state.js';
+import type { ParamsDeclaration } from './rule-params.js';
 import type { RuleSetName } from './rule-set-name.js';
 
 /** The context of a game with the contract's defaults filled in. */
@@ -39,9 +41,12 @@ export const settingOf = (context: GameContext | undefined): GameSetting =>
         captureTarget: context.captureTarget ?? null,
       };
 
-/** What a rule set computes a game from: the reports, and each player's state before it. */
-export interface GameInput {
-  readonly ladder: LadderConfig;
+/**
+ * What a rule set computes a game from: the ladder (its resolved params `P`), the reports, and
+ * each player's state before it.
+ */
+export interface GameInput<P extends object = object> {
+  readonly ladder: LadderConfig<P>;
   readonly moves: number;
   readonly setting: GameSetting;
   readonly players: readonly PlayerReport[];
@@ -65,19 +70,26 @@ export interface PlayerClose {
 /**
  * One rule set: everything that differs between games. The fold around it handles ids,
  * records, corrections, disconnects and quotas' bookkeeping the same way for all.
+ *
+ * Its numbers are the ladder's `params` (declared in `params`, resolved once per ladder). The
+ * functions below take the ladder; a rule set's module types them with its own params, which
+ * these method signatures accept (methods compare their parameters bivariantly): the registry
+ * gives a ladder the params of its own rule set.
  */
 export interface RuleSet {
   readonly name: RuleSetName;
+  /** The parameters a ladder may set, with their defaults (RULES.md "Rule-set parameters"). */
+  readonly params: ParamsDeclaration<object>;
   /** The report fields `score` reads (besides `id`): what a game record keeps for corrections. */
   readonly reportFields: readonly (keyof PlayerReport)[];
   /** Player counts an event may have. */
   readonly playerCounts: readonly number[];
   /** Periods whose close this rule set acts on (the daily close always exists for the leaderboard). */
   readonly closes: readonly PeriodName[];
-  /** Whether `player.penalized` applies, and the floor it stops at (null = no floor). */
-  readonly penalties: { readonly floor: number | null } | null;
-  /** Whether i.Game's disconnect counter runs on this ladder. */
-  readonly countsDisconnects: boolean;
+  /** Whether `player.penalized` applies (null: ignored), and the floor it stops at on the ladder (null = no floor). */
+  readonly penalties: { floor(ladder: LadderConfig): number | null } | null;
+  /** i.Game's disconnect rule with the ladder's numbers, when its counter runs here; else null. */
+  disconnects(ladder: LadderConfig): DisconnectRule | null;
   /** Whether the ladder keeps a rating (output `rating`). */
   readonly keepsRating: boolean;
   /** Whether games need the day's capture tally (xinbo). */

@@ -1,4 +1,4 @@
-import { loadEnvironment, loadLadders } from '@ranking/config';
+import { loadEnvironment, loadLadders, readLaddersFile } from '@ranking/config';
 import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
@@ -15,6 +15,7 @@ interface ReplayFlags {
   simulate?: boolean;
   until?: number;
   singleThread?: boolean;
+  ladders?: string;
 }
 
 /** `ranking replay`: folds an NDJSON file of events offline, exactly as CONTRACT.md says. */
@@ -27,7 +28,11 @@ export class ReplayCommand extends CommandRunner {
   async run(_args: string[], flags: ReplayFlags): Promise<void> {
     if (!flags.events || !flags.out)
       throw new Error('replay needs --events FILE.ndjson and --out FILE.json');
-    const ladders = loadLadders(loadEnvironment());
+    const env = loadEnvironment();
+    // --ladders stands for RANKING_LADDERS_FILE in this run: built-ins plus its entries.
+    const ladders = flags.ladders
+      ? readLaddersFile(flags.ladders, `--ladders ${flags.ladders}`)
+      : loadLadders(env);
     // Only ladders that will see an annulment keep their log (memory: see ADR 16).
     const keepLogs = await annulledLadders(flags.events);
     const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true, keepLogs });
@@ -89,6 +94,15 @@ export class ReplayCommand extends CommandRunner {
   })
   parseSingleThread(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--ladders <file>',
+    description:
+      'JSON array of ladders to add, or to replace built-in ones with the same id (with their params); instead of RANKING_LADDERS_FILE',
+  })
+  parseLadders(value: string): string {
+    return value;
   }
 
   @Option({

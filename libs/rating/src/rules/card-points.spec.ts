@@ -12,7 +12,8 @@ import {
   ReplayEngine,
   settingOf,
 } from '@ranking/rating';
-import { cardPoints, FIRST_OUT_BONUS, LAST_OUT_PENALTY } from './card-points.js';
+import { cardPoints } from './card-points.js';
+import { CARD_POINTS_PARAMS } from './card-points-params.js';
 
 // RULES.md "card-points" (seed 001_*: 五十K). Teams are seat parity: seats 0 and 2 against
 // 1 and 3. card = tablePoints (+20 first out, −20 and −handPoints for holders as the rules say).
@@ -104,8 +105,7 @@ function replay(lines: Record<string, unknown>[]): ReplayOutput {
 
 describe('card-points module exports', () => {
   it('has the bonuses of seed 001 and takes 3 or 4 players on a 0.5-step ladder', () => {
-    expect(FIRST_OUT_BONUS).toBe(20);
-    expect(LAST_OUT_PENALTY).toBe(-20);
+    expect(CARD_POINTS_PARAMS.defaults).toEqual({ firstOutBonus: 20, lastOutPenalty: 20 });
     expect(cardPoints.name).toBe('card-points');
     expect(cardPoints.playerCounts).toEqual([3, 4]);
     expect(cardPoints.keepsRating).toBe(true);

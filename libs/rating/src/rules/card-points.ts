@@ -1,9 +1,7 @@
 import { type GameResult, type PlayerReport, reject } from '@ranking/contracts';
 import { type PlayerEffect, rated } from '../effect.js';
-import type { GameScore, RuleSet } from '../rule-set.js';
-
-export const FIRST_OUT_BONUS = 20;
-export const LAST_OUT_PENALTY = -20;
+import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
+import { CARD_POINTS_PARAMS, type CardPointsParams } from './card-points-params.js';
 
 const inconsistent = (detail: string): GameScore => ({
   kind: 'rejected',
@@ -33,7 +31,7 @@ function check(players: readonly PlayerReport[], derived: readonly GameResult[])
       );
 }
 
-function fourPlayers(players: readonly PlayerReport[]): GameScore {
+function fourPlayers(players: readonly PlayerReport[], params: CardPointsParams): GameScore {
   const outOrders = orders(players);
   const first = players.find((p) => p.finishOrder === 1)!;
   const second = players.find((p) => p.finishOrder === 2)!;
@@ -43,9 +41,9 @@ function fourPlayers(players: readonly PlayerReport[]): GameScore {
     return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
   const card = players.map((p) => {
     let total = p.tablePoints! - handLoss(p);
-    if (p.finishOrder === 1) total += FIRST_OUT_BONUS;
+    if (p.finishOrder === 1) total += params.firstOutBonus;
     // A sweep costs both losers 20; otherwise only the last player still holding cards pays.
-    if (!out(p)) total += LAST_OUT_PENALTY;
+    if (!out(p)) total -= params.lastOutPenalty;
     return total;
   });
   const totals: [number, number] = [0, 0];
@@ -69,13 +67,13 @@ function fourPlayers(players: readonly PlayerReport[]): GameScore {
   return { kind: 'scored', effects };
 }
 
-function threePlayers(players: readonly PlayerReport[]): GameScore {
+function threePlayers(players: readonly PlayerReport[], params: CardPointsParams): GameScore {
   const outOrders = orders(players);
   if (outOrders !== '1,2')
     return inconsistent(`finish orders {${outOrders}} do not describe a finished hand`);
   const card = players.map((p) => {
-    if (p.finishOrder === 1) return p.tablePoints! + FIRST_OUT_BONUS;
-    if (!out(p)) return p.tablePoints! + LAST_OUT_PENALTY - p.handPoints!;
+    if (p.finishOrder === 1) return p.tablePoints! + params.firstOutBonus;
+    if (!out(p)) return p.tablePoints! - params.lastOutPenalty - p.handPoints!;
     return p.tablePoints!;
   });
   // Places by card total; ties go to the earlier finisher (still holding cards = last).
@@ -105,11 +103,12 @@ function threePlayers(players: readonly PlayerReport[]): GameScore {
 /** QQ 五十K (seed 001): results are derived from the hand, not taken from the event. */
 export const cardPoints: RuleSet = {
   name: 'card-points',
+  params: CARD_POINTS_PARAMS,
   reportFields: ['result', 'seat', 'tablePoints', 'finishOrder', 'handPoints'],
   playerCounts: [3, 4],
   closes: [],
-  penalties: { floor: null },
-  countsDisconnects: false,
+  penalties: { floor: () => null },
+  disconnects: () => null,
   keepsRating: true,
   tracksDailyCaptures: false,
   requiredFields(players) {
@@ -120,6 +119,9 @@ export const cardPoints: RuleSet = {
     const seats = new Set(players.map((p) => p.seat));
     return seats.size === players.length ? null : 'seats must be distinct';
   },
-  score: ({ players }) => (players.length === 4 ? fourPlayers(players) : threePlayers(players)),
+  score: ({ players, ladder }: GameInput<CardPointsParams>) =>
+    players.length === 4
+      ? fourPlayers(players, ladder.params)
+      : threePlayers(players, ladder.params),
   outputFields: () => ({}),
 };

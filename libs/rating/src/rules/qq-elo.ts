@@ -1,18 +1,13 @@
 import { rated } from '../effect.js';
+import { kFor, type KTable } from '../k-table.js';
 import { roundHalfUp } from '../rounding.js';
-import type { RuleSet } from '../rule-set.js';
+import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
 import { missingResult, scoreOf, twoPlayerResults } from '../two-player-results.js';
+import { QQ_ELO_PARAMS, type QqEloParams } from './qq-elo-params.js';
 
-/** K from the player's own rating (seed 003). */
-export function qqEloK(rating: number): number {
-  if (rating < 1000) return 120;
-  if (rating < 1400) return 60;
-  if (rating < 1800) return 30;
-  if (rating < 2000) return 25;
-  if (rating < 2200) return 20;
-  if (rating < 2400) return 15;
-  return 10;
-}
+/** K from the player's own rating (seed 003's table unless given). */
+export const qqEloK = (rating: number, table: KTable = QQ_ELO_PARAMS.defaults.k): number =>
+  kFor(table, rating);
 
 const TITLES: readonly [number, string][] = [
   [2600, '特级大师'],
@@ -33,16 +28,34 @@ export function qqEloTitle(rating: number): string {
   return TITLES.find(([min]) => rating >= min)?.[1] ?? '九级';
 }
 
-/** The first mover's edge: Dr = (R_opp − R_self) + Y, Y = −100 first, +100 second. */
-export const FIRST_MOVE_OFFSET = 100;
+function score({ players, before, moves, ladder }: GameInput<QqEloParams>): GameScore {
+  const results = twoPlayerResults(players);
+  if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
+  const params = ladder.params;
+  if (moves < params.minMoves) return { kind: 'void', reason: 'too-short' };
+  const effects = [0, 1].map((i) => {
+    const self = before[i]!.rating;
+    const opp = before[1 - i]!.rating;
+    // The first mover's edge: Dr = (R_opp − R_self) + Y, Y = −offset first, +offset second.
+    const offset = players[i]!.first === true ? -params.firstMoveOffset : params.firstMoveOffset;
+    const expected = 1 / (10 ** ((opp - self + offset) / params.eloScale) + 1);
+    const result = results.results[i]!;
+    const k = kFor(params.k, self);
+    const score = scoreOf(result);
+    const next = roundHalfUp(self + k * (score - expected));
+    return rated(result, next - self, { kind: 'elo', k, expected, score });
+  });
+  return { kind: 'scored', effects };
+}
 
 export const qqElo: RuleSet = {
   name: 'qq-elo',
+  params: QQ_ELO_PARAMS,
   reportFields: ['result', 'first'],
   playerCounts: [2],
   closes: [],
-  penalties: { floor: null },
-  countsDisconnects: false,
+  penalties: { floor: () => null },
+  disconnects: () => null,
   keepsRating: true,
   tracksDailyCaptures: false,
   requiredFields(players) {
@@ -51,22 +64,6 @@ export const qqElo: RuleSet = {
     const firsts = players.filter((p) => p.first === true).length;
     return firsts === 1 ? null : `exactly one player must have first: true (found ${firsts})`;
   },
-  score({ players, before, moves }) {
-    const results = twoPlayerResults(players);
-    if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
-    if (moves < 2) return { kind: 'void', reason: 'too-short' };
-    const effects = [0, 1].map((i) => {
-      const self = before[i]!.rating;
-      const opp = before[1 - i]!.rating;
-      const offset = players[i]!.first === true ? -FIRST_MOVE_OFFSET : FIRST_MOVE_OFFSET;
-      const expected = 1 / (10 ** ((opp - self + offset) / 400) + 1);
-      const result = results.results[i]!;
-      const k = qqEloK(self);
-      const score = scoreOf(result);
-      const next = roundHalfUp(self + k * (score - expected));
-      return rated(result, next - self, { kind: 'elo', k, expected, score });
-    });
-    return { kind: 'scored', effects };
-  },
+  score,
   outputFields: (player) => ({ title: qqEloTitle(player.rating) }),
 };

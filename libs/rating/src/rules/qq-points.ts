@@ -1,6 +1,7 @@
 import { rated, resultOnly } from '../effect.js';
-import type { RuleSet } from '../rule-set.js';
+import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
+import { QQ_POINTS_PARAMS, type QqPointsParams } from './qq-points-params.js';
 
 /** QQ gomoku title from points (seed 000's table). */
 export function qqPointsTitle(points: number): string {
@@ -9,46 +10,59 @@ export function qqPointsTitle(points: number): string {
   return `${Math.min(9, 1 + Math.ceil(-points / 100))}级`;
 }
 
-/** Points moved by one game, seen from the first player (seeds 000/001). */
-export function qqPointsDelta(self: number, opp: number, result: 'win' | 'loss' | 'draw'): number {
+/** Points moved by one game, seen from the first player (seeds 000/001; default numbers unless given). */
+export function qqPointsDelta(
+  self: number,
+  opp: number,
+  result: 'win' | 'loss' | 'draw',
+  params: QqPointsParams = QQ_POINTS_PARAMS.defaults,
+): number {
   const d = Math.abs(self - opp);
+  const flat = d >= params.flatGap;
+  const step = Math.floor(d / params.gapDivisor);
   if (result === 'draw') {
-    const step = d >= 100 ? 1 : Math.floor(d / 10);
-    return self > opp ? -step : self < opp ? step : 0;
+    const moved = flat ? params.flatPoints : step;
+    return self > opp ? -moved : self < opp ? moved : 0;
   }
   const winner = result === 'win' ? self : opp;
   const loser = result === 'win' ? opp : self;
-  const gain = d >= 100 ? 1 : winner >= loser ? 10 - Math.floor(d / 10) : 10 + Math.floor(d / 10);
+  const gain = flat
+    ? params.flatPoints
+    : winner >= loser
+      ? params.basePoints - step
+      : params.basePoints + step;
   return result === 'win' ? gain : -gain;
+}
+
+function score({ players, before, ladder }: GameInput<QqPointsParams>): GameScore {
+  const results = twoPlayerResults(players);
+  if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
+  const params = ladder.params;
+  const [ra, rb] = [before[0]!.rating, before[1]!.rating];
+  const gap = Math.abs(ra - rb);
+  if (gap >= params.resultOnlyGap) {
+    const why = { kind: 'gate', gate: `gap>=${params.resultOnlyGap}` } as const;
+    return { kind: 'scored', effects: results.results.map((r) => resultOnly(r, why)) };
+  }
+  const delta = qqPointsDelta(ra, rb, results.results[0], params);
+  const why = { kind: 'qq-points', gap, bracket: gap >= params.flatGap ? 'far' : 'near' } as const;
+  return {
+    kind: 'scored',
+    effects: [rated(results.results[0], delta, why), rated(results.results[1], -delta, why)],
+  };
 }
 
 export const qqPoints: RuleSet = {
   name: 'qq-points',
+  params: QQ_POINTS_PARAMS,
   reportFields: ['result'],
   playerCounts: [2],
   closes: [],
-  penalties: { floor: null },
-  countsDisconnects: false,
+  penalties: { floor: () => null },
+  disconnects: () => null,
   keepsRating: true,
   tracksDailyCaptures: false,
   requiredFields: (players) => missingResult(players),
-  score({ players, before }) {
-    const results = twoPlayerResults(players);
-    if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
-    const [ra, rb] = [before[0]!.rating, before[1]!.rating];
-    const gap = Math.abs(ra - rb);
-    if (gap >= 200) {
-      return {
-        kind: 'scored',
-        effects: results.results.map((r) => resultOnly(r, { kind: 'gate', gate: 'gap>=200' })),
-      };
-    }
-    const delta = qqPointsDelta(ra, rb, results.results[0]);
-    const why = { kind: 'qq-points', gap, bracket: gap >= 100 ? 'far' : 'near' } as const;
-    return {
-      kind: 'scored',
-      effects: [rated(results.results[0], delta, why), rated(results.results[1], -delta, why)],
-    };
-  },
+  score,
   outputFields: (player) => ({ title: qqPointsTitle(player.rating) }),
 };

@@ -1,15 +1,18 @@
 import { resultOnly } from '../effect.js';
+import { declareParams } from '../rule-params.js';
 import type { RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
 
 /** A casual room: W/L/D only, never ranked, penalties ignored. */
 export const recordOnly: RuleSet = {
   name: 'record-only',
+  // Nothing to set: no game moves a number.
+  params: declareParams<Record<never, never>>({}),
   reportFields: ['result'],
   playerCounts: [2],
   closes: [],
   penalties: null,
-  countsDisconnects: false,
+  disconnects: () => null,
   keepsRating: false,
   tracksDailyCaptures: false,
   requiredFields: (players) => missingResult(players),

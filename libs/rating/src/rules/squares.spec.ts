@@ -8,7 +8,8 @@ import {
   ReplayEngine,
   settingOf,
 } from '@ranking/rating';
-import { SQUARES_TEAM_CLEARED_WIN, SQUARES_TEAM_WIN, SQUARES_WIN, squares } from './squares.js';
+import { squares } from './squares.js';
+import { SQUARES_PARAMS } from './squares-params.js';
 
 // RULES.md "squares" (seed 001_*: 方格游戏积分规则). Expected numbers are worked out by hand.
 
@@ -94,9 +95,11 @@ function replay(lines: Record<string, unknown>[]): ReplayOutput {
 
 describe('squares module exports', () => {
   it('has the points of seed 001', () => {
-    expect(SQUARES_WIN).toBe(20);
-    expect(SQUARES_TEAM_WIN).toBe(20);
-    expect(SQUARES_TEAM_CLEARED_WIN).toBe(30);
+    expect(SQUARES_PARAMS.defaults).toMatchObject({
+      winPoints: 20,
+      teamPoints: 20,
+      teamPerfectPoints: 30,
+    });
     expect(squares.name).toBe('squares');
     expect(squares.playerCounts).toEqual([2, 4]);
     expect(squares.closes).toEqual([]);

@@ -1,11 +1,8 @@
 import { type GameResult, type PlayerReport, reject } from '@ranking/contracts';
 import { rated } from '../effect.js';
-import type { GameScore, RuleSet } from '../rule-set.js';
+import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
 import { missingResult } from '../two-player-results.js';
-
-export const SQUARES_WIN = 20;
-export const SQUARES_TEAM_WIN = 20;
-export const SQUARES_TEAM_CLEARED_WIN = 30;
+import { SQUARES_PARAMS, type SquaresParams } from './squares-params.js';
 
 const inconsistent = (detail: string): GameScore => ({
   kind: 'rejected',
@@ -21,14 +18,60 @@ function teamsOf(players: readonly PlayerReport[]): string | null {
     : 'four players must form two teams of two';
 }
 
+function score({ players, ladder }: GameInput<SquaresParams>): GameScore {
+  const params = ladder.params;
+  const teamOf = (p: PlayerReport, i: number) => (players.length === 4 ? p.team! : String(i));
+  const resultByTeam = new Map<string, GameResult>();
+  for (const [i, p] of players.entries()) {
+    const seen = resultByTeam.get(teamOf(p, i));
+    if (seen !== undefined && seen !== p.result)
+      return inconsistent('teammates must share a result');
+    resultByTeam.set(teamOf(p, i), p.result!);
+  }
+  const results = [...resultByTeam.values()].sort().join(',');
+  if (results !== 'loss,win' && results !== 'draw,draw') {
+    return inconsistent(`team results ${results} do not fit one game`);
+  }
+  const winners = players.filter((p) => p.result === 'win');
+  const losers = players.filter((p) => p.result === 'loss');
+  const mostWinner = Math.max(...winners.map((p) => p.remaining!));
+  const fewestLoser = Math.min(...losers.map((p) => p.remaining!));
+  if (winners.length > 0 && mostWinner > fewestLoser) {
+    return inconsistent('a winner has more remaining squares than a loser');
+  }
+  const cleared = winners.some((p) => p.remaining === 0);
+  const teamWin = cleared ? params.teamPerfectPoints : params.teamPoints;
+  const share = players.length === 4 ? teamWin / 2 : params.winPoints;
+  const effects = players.map((p) => {
+    const remaining = p.remaining!;
+    const perfect = p.perfect === true;
+    const base =
+      p.result === 'win'
+        ? share
+        : p.result === 'loss'
+          ? -(cleared ? remaining : Math.ceil(remaining / 2))
+          : 0;
+    const why = {
+      kind: 'squares' as const,
+      remaining,
+      winnerCleared: cleared,
+      perfect,
+      ...(players.length === 4 && p.result === 'win' ? { teamShare: share } : {}),
+    };
+    return rated(p.result!, base + (perfect ? params.perfectBonus : 0), why);
+  });
+  return { kind: 'scored', effects };
+}
+
 /** QQ 方格 (seed 001): fewest remaining squares wins; the loser pays by what is left. */
 export const squares: RuleSet = {
   name: 'squares',
+  params: SQUARES_PARAMS,
   reportFields: ['result', 'remaining', 'perfect', 'team'],
   playerCounts: [2, 4],
   closes: [],
-  penalties: { floor: null },
-  countsDisconnects: false,
+  penalties: { floor: () => null },
+  disconnects: () => null,
   keepsRating: true,
   tracksDailyCaptures: false,
   requiredFields(players) {
@@ -43,48 +86,6 @@ export const squares: RuleSet = {
     }
     return null;
   },
-  score({ players }) {
-    const teamOf = (p: PlayerReport, i: number) => (players.length === 4 ? p.team! : String(i));
-    const resultByTeam = new Map<string, GameResult>();
-    for (const [i, p] of players.entries()) {
-      const seen = resultByTeam.get(teamOf(p, i));
-      if (seen !== undefined && seen !== p.result)
-        return inconsistent('teammates must share a result');
-      resultByTeam.set(teamOf(p, i), p.result!);
-    }
-    const results = [...resultByTeam.values()].sort().join(',');
-    if (results !== 'loss,win' && results !== 'draw,draw') {
-      return inconsistent(`team results ${results} do not fit one game`);
-    }
-    const winners = players.filter((p) => p.result === 'win');
-    const losers = players.filter((p) => p.result === 'loss');
-    const mostWinner = Math.max(...winners.map((p) => p.remaining!));
-    const fewestLoser = Math.min(...losers.map((p) => p.remaining!));
-    if (winners.length > 0 && mostWinner > fewestLoser) {
-      return inconsistent('a winner has more remaining squares than a loser');
-    }
-    const cleared = winners.some((p) => p.remaining === 0);
-    const teamWin = cleared ? SQUARES_TEAM_CLEARED_WIN : SQUARES_TEAM_WIN;
-    const share = players.length === 4 ? teamWin / 2 : SQUARES_WIN;
-    const effects = players.map((p) => {
-      const remaining = p.remaining!;
-      const perfect = p.perfect === true;
-      const base =
-        p.result === 'win'
-          ? share
-          : p.result === 'loss'
-            ? -(cleared ? remaining : Math.ceil(remaining / 2))
-            : 0;
-      const why = {
-        kind: 'squares' as const,
-        remaining,
-        winnerCleared: cleared,
-        perfect,
-        ...(players.length === 4 && p.result === 'win' ? { teamShare: share } : {}),
-      };
-      return rated(p.result!, base + (perfect ? 1 : 0), why);
-    });
-    return { kind: 'scored', effects };
-  },
+  score,
   outputFields: () => ({}),
 };

@@ -18,16 +18,13 @@ import {
   settingOf,
 } from '@ranking/rating';
 import {
-  CAPTURES_PER_LEVEL,
-  DAILY_CAPTURE_CAP,
-  MAX_RATED_GAP,
-  MIN_TERRITORY_MOVES,
   POINTS_PER_LEVEL,
   TERRITORY_LEVEL,
   TERRITORY_START_SCORE,
   WEAKEST_LEVEL,
   xinboPoints,
 } from './xinbo-points.js';
+import { XINBO_POINTS_PARAMS } from './xinbo-points-params.js';
 
 // RULES.md "xinbo-points" (seed 004_*). Every expected number below is worked out by hand
 // from RULES.md; the arithmetic is in the comment next to it.
@@ -196,10 +193,12 @@ describe('xinbo-points module exports', () => {
     expect(WEAKEST_LEVEL).toBe(25);
     expect(TERRITORY_LEVEL).toBe(14);
     expect(TERRITORY_START_SCORE).toBe(2200);
-    expect(DAILY_CAPTURE_CAP).toBe(10);
-    expect(CAPTURES_PER_LEVEL).toBe(10);
-    expect(MIN_TERRITORY_MOVES).toBe(10);
-    expect(MAX_RATED_GAP).toBe(300);
+    expect(XINBO_POINTS_PARAMS.defaults).toMatchObject({
+      dailyCaptureCap: 10,
+      capturesPerLevel: 10,
+      minMoves: 10,
+      gapLimit: 300,
+    });
   });
 
   it.each([
@@ -238,10 +237,10 @@ describe('xinbo-points module exports', () => {
     expect(xinboPoints.name).toBe('xinbo-points');
     expect(xinboPoints.playerCounts).toEqual([2]);
     expect(xinboPoints.closes).toEqual(['daily']);
-    expect(xinboPoints.penalties).toEqual({ floor: 0 });
+    expect(xinboPoints.penalties?.floor(XINBO)).toBe(0);
     expect(xinboPoints.keepsRating).toBe(true);
     expect(xinboPoints.tracksDailyCaptures).toBe(true);
-    expect(xinboPoints.countsDisconnects).toBe(false);
+    expect(xinboPoints.disconnects(XINBO)).toBeNull();
   });
 
   it('outputs the official level and the cumulative valid captures', () => {

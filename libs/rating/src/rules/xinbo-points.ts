@@ -1,35 +1,50 @@
 import type { GameResult } from '@ranking/contracts';
 import { type PlayerEffect, rated, resultOnly } from '../effect.js';
+import type { LadderConfig } from '../ladder-config.js';
 import { forgetBefore } from '../period-counts.js';
-import { type PlayerSnapshot, updatePlayer } from '../player-state.js';
+import type { PeriodWindow } from '../period-clock.js';
+import { type PlayerSnapshot, type PlayerState, updatePlayer } from '../player-state.js';
 import type { GameInput, GameScore, PlayerClose, RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
+import {
+  type LevelBracket,
+  XINBO_POINTS_PARAMS,
+  type XinboPointsParams,
+} from './xinbo-points-params.js';
 
 /** Seed 004: 200 points a level, 25级 the weakest; the capture stage ends at 14级 with 2200. */
 export const POINTS_PER_LEVEL = 200;
 export const WEAKEST_LEVEL = 25;
 export const TERRITORY_LEVEL = 14;
 export const TERRITORY_START_SCORE = (WEAKEST_LEVEL - TERRITORY_LEVEL) * POINTS_PER_LEVEL;
-export const DAILY_CAPTURE_CAP = 10;
-export const CAPTURES_PER_LEVEL = 10;
-export const MIN_TERRITORY_MOVES = 10;
-export const MAX_RATED_GAP = 300;
+/** Check 5 (the rating gap) applies when both players are at this official level or stronger. */
+const GAP_CHECK_LEVEL = 9;
 /** A drawn capture game credits its target only when it was long enough. */
 const DRAW_MOVES: Record<3 | 5, number> = { 3: 50, 5: 80 };
 
 export const levelFromScore = (score: number): number =>
   Math.max(1, WEAKEST_LEVEL - Math.floor(score / POINTS_PER_LEVEL));
 
-/** Score bracket of an official level: what a win and a loss are worth. */
-export function bracketOf(level: number): { levels: string; win: number; loss: number } {
-  if (level >= 10) return { levels: '14-10', win: 12, loss: 0 };
-  if (level >= 5) return { levels: '9-5', win: 20, loss: -10 };
-  if (level >= 2) return { levels: '4-2', win: 15, loss: -10 };
-  return { levels: '1', win: 12, loss: -12 };
+/** Score bracket of an official level: what a win and a loss are worth (seed 004's brackets unless given). */
+export function bracketOf(
+  level: number,
+  brackets: readonly LevelBracket[] = XINBO_POINTS_PARAMS.defaults.brackets,
+): { levels: string; win: number; loss: number } {
+  // Rows run weakest to strongest: the first one whose strongest level the player has reached.
+  let row = brackets[brackets.length - 1]!;
+  for (const b of brackets) {
+    if (level >= b.strongest) {
+      row = b;
+      break;
+    }
+  }
+  const levels =
+    row.weakest === row.strongest ? `${row.weakest}` : `${row.weakest}-${row.strongest}`;
+  return { levels, win: row.win, loss: row.loss };
 }
 
 function captureEffect(
-  input: GameInput,
+  input: GameInput<XinboPointsParams>,
   i: number,
   result: GameResult,
   before: PlayerSnapshot,
@@ -37,7 +52,7 @@ function captureEffect(
   const target = input.setting.captureTarget ?? 3;
   const reported = input.players[i]!.captures ?? 0;
   const credited = result === 'draw' ? (input.moves >= DRAW_MOVES[target] ? target : 0) : reported;
-  const room = Math.max(0, DAILY_CAPTURE_CAP - before.dayTally);
+  const room = Math.max(0, input.ladder.params.dailyCaptureCap - before.dayTally);
   const valid = Math.min(credited, room);
   return rated(result, 0, { kind: 'captures', reported, credited, valid }, valid);
 }
@@ -46,9 +61,10 @@ function territoryEffect(
   result: GameResult,
   before: PlayerSnapshot,
   gate: string | null,
+  params: XinboPointsParams,
 ): PlayerEffect {
   if (gate !== null) return resultOnly(result, { kind: 'gate', gate });
-  const bracket = bracketOf(before.level);
+  const bracket = bracketOf(before.level, params.brackets);
   const points = result === 'win' ? bracket.win : result === 'loss' ? bracket.loss : 0;
   // Score never goes below 0.
   const delta = Math.max(-before.rating, points);
@@ -56,27 +72,28 @@ function territoryEffect(
 }
 
 /** Gates that make a territory game result-only for both players (checks 3 to 5). */
-function territoryGate(input: GameInput): string | null {
+function territoryGate(input: GameInput<XinboPointsParams>): string | null {
   const { setting, players, before } = input;
   if (setting.teacher) return 'teacher';
   if (setting.handicap >= 3) return 'handicap>=3';
   const [a, b] = [before[0]!, before[1]!];
-  if (a.territory && b.territory && a.level <= 9 && b.level <= 9) {
+  if (a.territory && b.territory && a.level <= GAP_CHECK_LEVEL && b.level <= GAP_CHECK_LEVEL) {
     const whiteIndex = players[1]!.side === 'white' ? 1 : 0;
     const white = before[whiteIndex]!.rating - POINTS_PER_LEVEL * setting.handicap;
     const black = before[1 - whiteIndex]!.rating;
-    if (Math.abs(white - black) >= MAX_RATED_GAP) return 'gap>=300';
+    const gapLimit = input.ladder.params.gapLimit;
+    if (Math.abs(white - black) >= gapLimit) return `gap>=${gapLimit}`;
   }
   return null;
 }
 
-function score(input: GameInput): GameScore {
+function score(input: GameInput<XinboPointsParams>): GameScore {
   const results = twoPlayerResults(input.players);
   if (!results.ok) return { kind: 'rejected', rejection: results.rejection };
   const capture = input.setting.kind === 'capture';
   if (!capture) {
     if (input.setting.tournament) return { kind: 'recorded' };
-    if (input.moves < MIN_TERRITORY_MOVES) return { kind: 'void', reason: 'too-short' };
+    if (input.moves < input.ladder.params.minMoves) return { kind: 'void', reason: 'too-short' };
   }
   const gate = capture ? null : territoryGate(input);
   const effects = results.results.map((result, i) => {
@@ -89,18 +106,57 @@ function score(input: GameInput): GameScore {
     }
     return capture
       ? captureEffect(input, i, result, before)
-      : territoryEffect(result, before, gate);
+      : territoryEffect(result, before, gate, input.ladder.params);
   });
   return { kind: 'scored', effects };
 }
 
+/** The daily close: official levels recomputed from captures or score, old tallies dropped. */
+function closePeriod(
+  window: PeriodWindow,
+  player: PlayerState,
+  ladder: LadderConfig<XinboPointsParams>,
+): PlayerClose | null {
+  if (window.period !== 'daily') return null;
+  // The closing day's tally is kept one more day for games that arrive late.
+  const dayCaptures = forgetBefore(player.dayCaptures, window.key);
+  let { level, territory, rating } = player;
+  if (!territory) {
+    level = Math.max(
+      TERRITORY_LEVEL,
+      WEAKEST_LEVEL - Math.floor(player.captures / ladder.params.capturesPerLevel),
+    );
+    territory = level === TERRITORY_LEVEL;
+    rating = territory ? TERRITORY_START_SCORE : (WEAKEST_LEVEL - level) * POINTS_PER_LEVEL;
+  } else {
+    // Once in the territory stage a player stays there (14级 or stronger).
+    level = Math.min(TERRITORY_LEVEL, levelFromScore(rating));
+  }
+  if (level === player.level && rating === player.rating && dayCaptures === player.dayCaptures) {
+    return null;
+  }
+  const moved = rating !== player.rating || level !== player.level;
+  return {
+    player: updatePlayer(player, { level, territory, rating, dayCaptures }),
+    why: moved
+      ? {
+          kind: 'level',
+          from: player.level,
+          to: level,
+          stage: territory ? 'territory' : 'capture',
+        }
+      : null,
+  };
+}
+
 export const xinboPoints: RuleSet = {
   name: 'xinbo-points',
+  params: XINBO_POINTS_PARAMS,
   reportFields: ['result', 'side', 'captures'],
   playerCounts: [2],
   closes: ['daily'],
-  penalties: { floor: 0 },
-  countsDisconnects: false,
+  penalties: { floor: () => 0 },
+  disconnects: () => null,
   keepsRating: true,
   tracksDailyCaptures: true,
   requiredFields(players, setting) {
@@ -123,37 +179,6 @@ export const xinboPoints: RuleSet = {
     return null;
   },
   score,
-  closePeriod(window, player): PlayerClose | null {
-    if (window.period !== 'daily') return null;
-    // The closing day's tally is kept one more day for games that arrive late.
-    const dayCaptures = forgetBefore(player.dayCaptures, window.key);
-    let { level, territory, rating } = player;
-    if (!territory) {
-      level = Math.max(
-        TERRITORY_LEVEL,
-        WEAKEST_LEVEL - Math.floor(player.captures / CAPTURES_PER_LEVEL),
-      );
-      territory = level === TERRITORY_LEVEL;
-      rating = territory ? TERRITORY_START_SCORE : (WEAKEST_LEVEL - level) * POINTS_PER_LEVEL;
-    } else {
-      // Once in the territory stage a player stays there (14级 or stronger).
-      level = Math.min(TERRITORY_LEVEL, levelFromScore(rating));
-    }
-    if (level === player.level && rating === player.rating && dayCaptures === player.dayCaptures) {
-      return null;
-    }
-    const moved = rating !== player.rating || level !== player.level;
-    return {
-      player: updatePlayer(player, { level, territory, rating, dayCaptures }),
-      why: moved
-        ? {
-            kind: 'level',
-            from: player.level,
-            to: level,
-            stage: territory ? 'territory' : 'capture',
-          }
-        : null,
-    };
-  },
+  closePeriod,
   outputFields: (player) => ({ level: player.level, captures: player.captures }),
 };
