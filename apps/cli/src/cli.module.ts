@@ -7,6 +7,7 @@ import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
 import { SimulateCommand } from './commands/simulate.command.js';
+import { WhatIfCommand } from './commands/whatif.command.js';
 
 @Module({
   providers: [
@@ -18,6 +19,7 @@ import { SimulateCommand } from './commands/simulate.command.js';
     RebuildCommand,
     RebuildCountersCommand,
     SimulateCommand,
+    WhatIfCommand,
   ],
 })
 export class CliModule {}
