@@ -32,7 +32,9 @@ export function changeHistogram(changes: readonly number[]): HistogramBin[] {
     min = Math.min(min, c);
     max = Math.max(max, c);
   }
-  const width = Math.max(Math.ceil(((max - min) / BINS) * 2) / 2, 0.5);
+  let width = Math.max(Math.ceil(((max - min) / BINS) * 2) / 2, 0.5);
+  // Bins start at a multiple of the width, so the last may spill over: widen until BINS hold all.
+  while (Math.floor((max - Math.floor(min / width) * width) / width) + 1 > BINS) width += 0.5;
   const start = Math.floor(min / width) * width;
   const count = Math.floor((max - start) / width) + 1;
   const bins = Array.from({ length: count }, (_, i) => ({
