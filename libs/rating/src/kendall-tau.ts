@@ -82,3 +82,28 @@ function mergeSortSwaps(values: Float64Array): number {
   if (from !== values) values.set(from);
   return swaps;
 }
+
+/**
+ * Tau-b by its definition, over every pair: O(n²), the reference `kendallTau` must equal (its
+ * tests) and the naive baseline it is measured against (bench/whatif.bench.ts).
+ */
+export function kendallTauPairwise(x: ArrayLike<number>, y: ArrayLike<number>): number | null {
+  let concordant = 0;
+  let discordant = 0;
+  let onlyX = 0;
+  let onlyY = 0;
+  for (let i = 0; i < x.length; i++)
+    for (let j = i + 1; j < x.length; j++) {
+      const dx = Math.sign(x[i]! - x[j]!);
+      const dy = Math.sign(y[i]! - y[j]!);
+      if (dx === 0 && dy === 0) continue;
+      if (dx === 0) onlyX++;
+      else if (dy === 0) onlyY++;
+      else if (dx === dy) concordant++;
+      else discordant++;
+    }
+  const denominator = Math.sqrt(
+    (concordant + discordant + onlyX) * (concordant + discordant + onlyY),
+  );
+  return denominator === 0 ? null : (concordant - discordant) / denominator;
+}
