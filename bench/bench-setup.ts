@@ -6,7 +6,16 @@ import { loadavg } from 'node:os';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
 import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import {
+  createDataSource,
+  dropDatabase,
+  ensureDatabase,
+  LadderRepository,
+  migrate,
+  sqlOf,
+  type StoredEvent,
+} from '@ranking/persistence';
+import { type LadderConfig, ReplayEngine } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 
@@ -95,3 +104,33 @@ export function spawnRatingService(
 /** The backlog the drain and batch benches fold: 30 days, 1 % bad messages, 1 % corrections. */
 export const backlogEvents = (total: number): Iterable<string> =>
   generateEvents({ seed: 99, events: total, badShare: 0.01, correctionShare: 0.01, days: 30 });
+
+/**
+ * Fills the event store with the lines one ladder accepts, as the rating service would have
+ * stored them (its counters too), and returns how many: what the rebuild and what-if benches
+ * read.
+ */
+export async function fillEventStore(
+  db: DataSource,
+  ladder: LadderConfig,
+  lines: Iterable<string>,
+): Promise<number> {
+  const repo = new LadderRepository(sqlOf(db.manager));
+  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
+  let seq = 0;
+  let batch: StoredEvent[] = [];
+  for (const line of lines) {
+    const result = engine.ingestLine(line);
+    if (result.kind !== 'accepted') continue;
+    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
+    if (batch.length === 10_000) {
+      await repo.appendEvents(batch);
+      batch = [];
+    }
+  }
+  await repo.appendEvents(batch);
+  await repo.lockLadders([ladder.id]);
+  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
+  await db.query('VACUUM ANALYZE');
+  return seq;
+}

@@ -13,17 +13,18 @@
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_rebuild).
 import { spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
-import {
-  copyEventPayloads,
-  createDataSource,
-  LadderRepository,
-  sqlOf,
-  type StoredEvent,
-} from '@ranking/persistence';
+import { copyEventPayloads, createDataSource, LadderRepository, sqlOf } from '@ranking/persistence';
 import type { LadderEvent } from '@ranking/contracts';
-import { BUILT_IN_LADDERS, LadderFold, ReplayEngine } from '@ranking/rating';
+import { BUILT_IN_LADDERS, LadderFold } from '@ranking/rating';
 import pg from 'pg';
-import { benchSetup, cpuSeconds, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
+import {
+  benchSetup,
+  cpuSeconds,
+  fillEventStore,
+  freshDatabase,
+  loadAverage,
+  secondsSince,
+} from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 250_000);
 const ladderId = process.argv[3] ?? 'igame-gomoku';
@@ -37,21 +38,11 @@ if (reuse) await db.initialize();
 const repo = new LadderRepository(sqlOf(db.manager));
 let seq = reuse ? ((await repo.activeLadders()).get(ladder.id)?.lastSeq ?? 0) : 0;
 if (seq === 0) {
-  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
-  let batch: StoredEvent[] = [];
-  for (const line of generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 })) {
-    const result = engine.ingestLine(line);
-    if (result.kind !== 'accepted') continue;
-    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
-    if (batch.length === 10_000) {
-      await repo.appendEvents(batch);
-      batch = [];
-    }
-  }
-  await repo.appendEvents(batch);
-  await repo.lockLadders([ladder.id]);
-  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
-  await db.query('VACUUM ANALYZE');
+  seq = await fillEventStore(
+    db,
+    ladder,
+    generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 }),
+  );
   console.log(`event store: ${seq} accepted events of ${ladder.id} (of ${total} generated)`);
 } else {
   await db.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder.id]);

@@ -19,18 +19,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LadderEvent } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
-import { copyEventPayloads, LadderRepository, sqlOf, type StoredEvent } from '@ranking/persistence';
+import { copyEventPayloads } from '@ranking/persistence';
 import {
   BUILT_IN_LADDERS,
   kendallTau,
   kendallTauPairwise,
   type LadderConfig,
   LadderFold,
-  ReplayEngine,
   whatIfReport,
 } from '@ranking/rating';
 import pg from 'pg';
-import { benchSetup, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
+import {
+  benchSetup,
+  fillEventStore,
+  freshDatabase,
+  loadAverage,
+  secondsSince,
+} from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const players = Number(process.argv[3] ?? 120_000);
@@ -43,32 +48,18 @@ const NAIVE_TAU_PLAYERS = 20_000;
 const { databaseUrl } = benchSetup('whatif');
 
 const db = await freshDatabase(databaseUrl);
-const repo = new LadderRepository(sqlOf(db.manager));
-let seq = 0;
-{
-  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
-  let batch: StoredEvent[] = [];
-  for (const line of generateEvents({
+const seq = await fillEventStore(
+  db,
+  ladder,
+  generateEvents({
     seed: 16,
     events: total,
     ladders: [ladder],
     days: 120,
     playersPerLadder: players,
     closes: true,
-  })) {
-    const result = engine.ingestLine(line);
-    if (result.kind !== 'accepted') continue;
-    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
-    if (batch.length === 10_000) {
-      await repo.appendEvents(batch);
-      batch = [];
-    }
-  }
-  await repo.appendEvents(batch);
-  await repo.lockLadders([ladder.id]);
-  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
-  await db.query('VACUUM ANALYZE');
-}
+  }),
+);
 console.log(`event store: ${seq} accepted events of ${ladder.id}; load ${loadAverage()}`);
 
 const dir = mkdtempSync(join(tmpdir(), 'whatif-bench-'));

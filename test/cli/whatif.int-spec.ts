@@ -3,16 +3,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TOPICS } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
-import { createDataSource, type RawMessage } from '@ranking/persistence';
+import { createDataSource } from '@ranking/persistence';
 import { ladderRegistry, type WhatIfReport } from '@ranking/rating';
 import { createTestDatabase, jsonLines } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
-// The rating service's own batch code fills the store, as in production (a test reaching in).
-// eslint-disable-next-line no-restricted-imports
-import { handlePartitionBatch } from '../../apps/rating-service/src/partition-batch.js';
 import { launchChromium } from '../leaderboard/headless-chromium.js';
+import { storeLog } from './stored-log.js';
 
 const run = promisify(execFile);
 const ladders = ladderRegistry();
@@ -60,24 +57,7 @@ describe('ranking whatif', () => {
     database = await createTestDatabase();
     db = createDataSource(database.url, 'whatif-test');
     await db.initialize();
-    const messages: RawMessage[] = lines.map((line, i) => ({
-      topic: TOPICS.ladderEvents,
-      partition: 0,
-      offset: String(i),
-      key: Buffer.from('k'),
-      value: Buffer.from(line),
-    }));
-    for (let at = 0; at < messages.length; at += 500) {
-      await db.transaction((manager) =>
-        handlePartitionBatch(
-          { query: (text, params) => manager.query(text, params) },
-          ladders,
-          TOPICS.ladderEvents,
-          0,
-          messages.slice(at, at + 500),
-        ),
-      );
-    }
+    await storeLog(db, ladders, lines, 500);
   }, 180_000);
   afterAll(async () => {
     await db.destroy();
