@@ -134,3 +134,34 @@ export async function fillEventStore(
   await db.query('VACUUM ANALYZE');
   return seq;
 }
+
+/**
+ * One run of the built CLI under /usr/bin/time, on a database: wall seconds, CPU seconds of the
+ * CLI (with its re-exec), and what it printed (stdout, then stderr).
+ */
+export function timedCli(
+  args: readonly string[],
+  databaseUrl: string,
+): Promise<{ seconds: number; cpu: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', 'cpu %U %S', process.execPath, 'bin/ranking.js', ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(errors);
+      resolve({
+        seconds: secondsSince(started),
+        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
+        output: output + errors.replace(/^cpu .*\n?/m, ''),
+      });
+    });
+  });
+}

@@ -11,7 +11,6 @@
 // (the CLI runs with 64 MB semi-spaces: the in-memory fold then compares)
 // BENCH_REUSE_STORE=1 keeps an event store a previous run of the bench filled (same database).
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_rebuild).
-import { spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
 import { copyEventPayloads, createDataSource, LadderRepository, sqlOf } from '@ranking/persistence';
 import type { LadderEvent } from '@ranking/contracts';
@@ -24,6 +23,7 @@ import {
   freshDatabase,
   loadAverage,
   secondsSince,
+  timedCli,
 } from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 250_000);
@@ -78,30 +78,7 @@ function watchBackends(): () => Promise<number> {
   };
 }
 
-/** One CLI run under /usr/bin/time: wall seconds, CPU seconds of the CLI (with its re-exec). */
-function runCli(args: string[]): Promise<{ seconds: number; cpu: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(
-      '/usr/bin/time',
-      ['-f', 'cpu %U %S', process.execPath, 'bin/ranking.js', 'rebuild', ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', () => {
-      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(errors);
-      resolve({
-        seconds: secondsSince(started),
-        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
-        output: output + errors.replace(/^cpu .*\n?/m, ''),
-      });
-    });
-  });
-}
+const runCli = (args: string[]) => timedCli(['rebuild', ...args], databaseUrl);
 
 const perEvent = (cpu: number) => `${((cpu / seq) * 1e6).toFixed(2)} µs/event`;
 const figures = (what: string, seconds: number, cli: number, postgres: number) =>

@@ -14,7 +14,6 @@
 // Run (on demand only: a shared machine takes a small smoke size at most):
 //   npm run build && node dist/bench/whatif.bench.js [events=1000000] [players=120000] [ladder=igame-gomoku]
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_whatif).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +35,7 @@ import {
   freshDatabase,
   loadAverage,
   secondsSince,
+  timedCli,
 } from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 1_000_000);
@@ -67,29 +67,7 @@ const dir = mkdtempSync(join(tmpdir(), 'whatif-bench-'));
 const laddersFile = join(dir, 'variant.json');
 writeFileSync(laddersFile, JSON.stringify([{ id: ladder.id, startRating: variant.startRating }]));
 
-/** The whole command under /usr/bin/time: wall seconds, CPU seconds, its log. */
-function runCli(args: string[]): Promise<{ seconds: number; cpu: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(
-      '/usr/bin/time',
-      ['-f', 'cpu %U %S', process.execPath, 'bin/ranking.js', 'whatif', ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', () => {
-      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(output);
-      resolve({
-        seconds: secondsSince(started),
-        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
-        output: output.replace(/^cpu .*\n?/m, ''),
-      });
-    });
-  });
-}
+const runCli = (args: string[]) => timedCli(['whatif', ...args], databaseUrl);
 
 /** One COPY of the ladder's payloads folded on this thread. */
 async function readAndFold(config: LadderConfig): Promise<LadderFold> {
