@@ -6,7 +6,16 @@ import { loadavg } from 'node:os';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
 import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
-import { createDataSource, dropDatabase, ensureDatabase, migrate } from '@ranking/persistence';
+import {
+  createDataSource,
+  dropDatabase,
+  ensureDatabase,
+  LadderRepository,
+  migrate,
+  sqlOf,
+  type StoredEvent,
+} from '@ranking/persistence';
+import { type LadderConfig, ReplayEngine } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 
@@ -95,3 +104,64 @@ export function spawnRatingService(
 /** The backlog the drain and batch benches fold: 30 days, 1 % bad messages, 1 % corrections. */
 export const backlogEvents = (total: number): Iterable<string> =>
   generateEvents({ seed: 99, events: total, badShare: 0.01, correctionShare: 0.01, days: 30 });
+
+/**
+ * Fills the event store with the lines one ladder accepts, as the rating service would have
+ * stored them (its counters too), and returns how many: what the rebuild and what-if benches
+ * read.
+ */
+export async function fillEventStore(
+  db: DataSource,
+  ladder: LadderConfig,
+  lines: Iterable<string>,
+): Promise<number> {
+  const repo = new LadderRepository(sqlOf(db.manager));
+  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
+  let seq = 0;
+  let batch: StoredEvent[] = [];
+  for (const line of lines) {
+    const result = engine.ingestLine(line);
+    if (result.kind !== 'accepted') continue;
+    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
+    if (batch.length === 10_000) {
+      await repo.appendEvents(batch);
+      batch = [];
+    }
+  }
+  await repo.appendEvents(batch);
+  await repo.lockLadders([ladder.id]);
+  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
+  await db.query('VACUUM ANALYZE');
+  return seq;
+}
+
+/**
+ * One run of the built CLI under /usr/bin/time, on a database: wall seconds, CPU seconds of the
+ * CLI (with its re-exec), and what it printed (stdout, then stderr).
+ */
+export function timedCli(
+  args: readonly string[],
+  databaseUrl: string,
+): Promise<{ seconds: number; cpu: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', 'cpu %U %S', process.execPath, 'bin/ranking.js', ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(errors);
+      resolve({
+        seconds: secondsSince(started),
+        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
+        output: output + errors.replace(/^cpu .*\n?/m, ''),
+      });
+    });
+  });
+}

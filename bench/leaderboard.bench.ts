@@ -136,6 +136,8 @@ async function main(): Promise<void> {
             ladder,
             seq: 1,
             type: 'period.closed',
+            period: 'daily',
+            key,
             changes: [],
           }),
         },

@@ -11,19 +11,20 @@
 // (the CLI runs with 64 MB semi-spaces: the in-memory fold then compares)
 // BENCH_REUSE_STORE=1 keeps an event store a previous run of the bench filled (same database).
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_rebuild).
-import { spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
-import {
-  copyEventPayloads,
-  createDataSource,
-  LadderRepository,
-  sqlOf,
-  type StoredEvent,
-} from '@ranking/persistence';
+import { copyEventPayloads, createDataSource, LadderRepository, sqlOf } from '@ranking/persistence';
 import type { LadderEvent } from '@ranking/contracts';
-import { BUILT_IN_LADDERS, LadderFold, ReplayEngine } from '@ranking/rating';
+import { BUILT_IN_LADDERS, LadderFold } from '@ranking/rating';
 import pg from 'pg';
-import { benchSetup, cpuSeconds, freshDatabase, loadAverage, secondsSince } from './bench-setup.js';
+import {
+  benchSetup,
+  cpuSeconds,
+  fillEventStore,
+  freshDatabase,
+  loadAverage,
+  secondsSince,
+  timedCli,
+} from './bench-setup.js';
 
 const total = Number(process.argv[2] ?? 250_000);
 const ladderId = process.argv[3] ?? 'igame-gomoku';
@@ -37,21 +38,11 @@ if (reuse) await db.initialize();
 const repo = new LadderRepository(sqlOf(db.manager));
 let seq = reuse ? ((await repo.activeLadders()).get(ladder.id)?.lastSeq ?? 0) : 0;
 if (seq === 0) {
-  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
-  let batch: StoredEvent[] = [];
-  for (const line of generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 })) {
-    const result = engine.ingestLine(line);
-    if (result.kind !== 'accepted') continue;
-    batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
-    if (batch.length === 10_000) {
-      await repo.appendEvents(batch);
-      batch = [];
-    }
-  }
-  await repo.appendEvents(batch);
-  await repo.lockLadders([ladder.id]);
-  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
-  await db.query('VACUUM ANALYZE');
+  seq = await fillEventStore(
+    db,
+    ladder,
+    generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 }),
+  );
   console.log(`event store: ${seq} accepted events of ${ladder.id} (of ${total} generated)`);
 } else {
   await db.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder.id]);
@@ -87,30 +78,7 @@ function watchBackends(): () => Promise<number> {
   };
 }
 
-/** One CLI run under /usr/bin/time: wall seconds, CPU seconds of the CLI (with its re-exec). */
-function runCli(args: string[]): Promise<{ seconds: number; cpu: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(
-      '/usr/bin/time',
-      ['-f', 'cpu %U %S', process.execPath, 'bin/ranking.js', 'rebuild', ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', () => {
-      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(errors);
-      resolve({
-        seconds: secondsSince(started),
-        cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
-        output: output + errors.replace(/^cpu .*\n?/m, ''),
-      });
-    });
-  });
-}
+const runCli = (args: string[]) => timedCli(['rebuild', ...args], databaseUrl);
 
 const perEvent = (cpu: number) => `${((cpu / seq) * 1e6).toFixed(2)} µs/event`;
 const figures = (what: string, seconds: number, cli: number, postgres: number) =>

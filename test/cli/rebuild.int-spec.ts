@@ -1,15 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { TOPICS } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
-import {
-  createDataSource,
-  exportLog,
-  exportStandings,
-  type RawMessage,
-  type Sql,
-} from '@ranking/persistence';
+import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
 import {
   collectText,
@@ -19,9 +12,7 @@ import {
   waitFor,
 } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
-// The rating service's own batch code fills the database, as in production (a test, not an app, reaching in).
-// eslint-disable-next-line no-restricted-imports
-import { handlePartitionBatch } from '../../apps/rating-service/src/partition-batch.js';
+import { storeLog } from './stored-log.js';
 
 const run = promisify(execFile);
 const ladders = ladderRegistry();
@@ -66,24 +57,7 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     database = await createTestDatabase();
     db = createDataSource(database.url, 'rebuild-test');
     await db.initialize();
-    const messages: RawMessage[] = lines.map((line, i) => ({
-      topic: TOPICS.ladderEvents,
-      partition: 0,
-      offset: String(i),
-      key: Buffer.from('k'),
-      value: Buffer.from(line),
-    }));
-    for (let at = 0; at < messages.length; at += 250) {
-      await db.transaction((manager) =>
-        handlePartitionBatch(
-          { query: (text, params) => manager.query(text, params) },
-          ladders,
-          TOPICS.ladderEvents,
-          0,
-          messages.slice(at, at + 250),
-        ),
-      );
-    }
+    await storeLog(db, ladders, lines, 250);
   });
   afterAll(async () => {
     await db.destroy();

@@ -8,6 +8,7 @@ import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
 import { SimulateCommand } from './commands/simulate.command.js';
+import { WhatIfCommand } from './commands/whatif.command.js';
 
 @Module({
   providers: [
@@ -20,6 +21,7 @@ import { SimulateCommand } from './commands/simulate.command.js';
     RebuildCommand,
     RebuildCountersCommand,
     SimulateCommand,
+    WhatIfCommand,
   ],
 })
 export class CliModule {}

@@ -1,3 +1,4 @@
+import type { ParseOutcome } from '@ranking/contracts';
 import type { ReplayEngine } from '@ranking/rating';
 import { ndjsonLines } from './ndjson-lines.js';
 import { outcomesOf } from './parsed-batch.js';
@@ -6,13 +7,18 @@ import { type ParsedLinesOptions, parsedLines } from './parsed-lines.js';
 /** Reports how many bytes of the file have been folded. */
 export type OnBytes = (bytes: number) => void;
 
+/** What takes the parsed lines in file order: a replay engine, or several (`ranking whatif`). */
+export interface ParsedSink {
+  ingestParsed(parsed: ParseOutcome): unknown;
+}
+
 /**
  * Folds a file's lines into the engine in log order while a worker thread reads, splits, parses
  * and validates the next ones (two cores: what is left here is the fold, and a JSON.parse of
  * each valid line to get the object back). Returns the number of lines, blank ones included.
  */
 export async function replayFile(
-  engine: ReplayEngine,
+  engine: ParsedSink,
   file: string,
   onBytes: OnBytes = () => undefined,
   options: ParsedLinesOptions = {},

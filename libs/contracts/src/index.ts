@@ -5,3 +5,5 @@ export * from './period-key.js';
 export * from './instant.js';
 export * from './event-validator.js';
 export * from './blank-line.js';
+export * from './rating-changes.js';
+export * from './rating-changes-reader.js';

@@ -36,3 +36,6 @@ export * from './close-schedule.js';
 export * from './disconnect-tally.js';
 export * from './maintenance-ledger.js';
 export * from './rating-change-message.js';
+export * from './kendall-tau.js';
+export * from './board-ranks.js';
+export * from './what-if-report.js';

@@ -1,12 +1,8 @@
-import type { GameResult } from '@ranking/contracts';
+import type { RatingChange } from '@ranking/contracts';
 import type { Why } from './effect.js';
 
-/** What happened to one player's rating: the row the rating history keeps. */
-export interface PlayerChange {
-  readonly player: string;
-  readonly before: number;
-  readonly after: number;
-  readonly delta: number;
-  readonly result: GameResult | null;
-  readonly why: Why;
-}
+/**
+ * What happened to one player's rating: the row the rating history keeps, and the change a
+ * `ranking.rating-changes` message lists (the contract's type, with the core's reasons).
+ */
+export type PlayerChange = RatingChange<Why>;

@@ -1,9 +1,15 @@
-import type { PeriodClosed } from '@ranking/contracts';
+import {
+  type GameFinished,
+  type PeriodClosed,
+  type PlayerAnnulled,
+  type PlayerPenalized,
+  readRatingChanges,
+} from '@ranking/contracts';
 import type { PlayerChange } from './player-change.js';
 import {
+  annulmentMessage,
   RATING_CHANGES_SUMMARY_OVER,
   ratingChangeMessage,
-  readRatingChangeMessage,
 } from './rating-change-message.js';
 
 const close: PeriodClosed = {
@@ -15,16 +21,75 @@ const close: PeriodClosed = {
   start: '2026-11-29T06:00:00+08:00',
   end: '2026-11-30T06:00:00+08:00',
 };
+const game: GameFinished = {
+  id: 'g-1',
+  type: 'game.finished',
+  ladder: 'igame-gomoku',
+  gameId: 'g-1',
+  finishedAt: '2026-11-29T13:05:00+08:00',
+  moves: 41,
+  players: [
+    { id: 'a', result: 'win' },
+    { id: 'b', result: 'loss' },
+  ],
+};
+const penalty: PlayerPenalized = {
+  id: 'p-1',
+  type: 'player.penalized',
+  ladder: 'igame-gomoku',
+  player: 'b',
+  points: -100,
+  reason: 'disconnects',
+  at: '2026-11-29T13:05:00+08:00',
+};
+const annulled: PlayerAnnulled = {
+  id: 'x-1',
+  type: 'player.annulled',
+  ladder: 'igame-gomoku',
+  player: 'mallory',
+  since: '2026-11-01T00:00:00Z',
+  annulledAt: '2026-11-30T00:00:00Z',
+};
 const change: PlayerChange = {
   player: 'a',
-  before: 10,
-  after: 8,
-  delta: -2,
+  before: 1600,
+  after: 1616,
+  delta: 16,
+  result: 'win',
+  why: { kind: 'elo', k: 32, expected: 0.5, score: 1 },
+};
+const penalized: PlayerChange = {
+  player: 'b',
+  before: 1584,
+  after: 1484,
+  delta: -100,
   result: null,
-  why: { kind: 'decay' } as unknown as PlayerChange['why'],
+  why: { kind: 'penalty', reason: 'disconnects', points: -100, floor: 100 },
 };
 
+/** The contract's reader takes back exactly what the producer wrote. */
+const readsBack = (message: unknown) =>
+  expect(readRatingChanges(JSON.stringify(message))).toEqual({ ok: true, message });
+
 describe('rating-changes messages', () => {
+  it('given a game, then its changes, read back as written', () => {
+    const message = ratingChangeMessage(game, 3, [change], 2);
+    expect(message).toEqual({
+      eventId: 'g-1',
+      ladder: 'igame-gomoku',
+      seq: 3,
+      type: 'game.finished',
+      changes: [change],
+    });
+    readsBack(message);
+  });
+
+  it('given a penalty, then its change, read back as written', () => {
+    const message = ratingChangeMessage(penalty, 4, [penalized], 1);
+    expect(message).toMatchObject({ type: 'player.penalized', changes: [penalized] });
+    readsBack(message);
+  });
+
   it('given a close that moved few players, then its changes with the period and key, read back as written', () => {
     const message = ratingChangeMessage(close, 7, [change], 1);
     expect(message).toEqual({
@@ -36,13 +101,27 @@ describe('rating-changes messages', () => {
       key: '2026-11-29',
       changes: [change],
     });
-    expect(readRatingChangeMessage(JSON.stringify(message))).toEqual(message);
+    readsBack(message);
   });
 
   it('given a close that moved many, then a summary with the count', () => {
     const message = ratingChangeMessage(close, 7, [change], RATING_CHANGES_SUMMARY_OVER + 1);
     expect(message).toMatchObject({ summary: true, moved: RATING_CHANGES_SUMMARY_OVER + 1 });
     expect(message).not.toHaveProperty('changes');
-    expect(readRatingChangeMessage(JSON.stringify(message))).toEqual(message);
+    readsBack(message);
+  });
+
+  it('given an annulment, then a summary with the player and how many players moved', () => {
+    const message = annulmentMessage(annulled, 9, 42);
+    expect(message).toEqual({
+      eventId: 'x-1',
+      ladder: 'igame-gomoku',
+      seq: 9,
+      type: 'player.annulled',
+      player: 'mallory',
+      summary: true,
+      moved: 42,
+    });
+    readsBack(message);
   });
 });

@@ -1,18 +1,11 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import type { LadderEvent } from '@ranking/contracts';
-import {
-  createDataSource,
-  LadderRepository,
-  readEventPayloads,
-  type Sql,
-  sqlOf,
-} from '@ranking/persistence';
+import { createDataSource, LadderRepository, type Sql, sqlOf } from '@ranking/persistence';
 import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
-import { progressBar } from '../progress.js';
+import { forEachStoredEvent } from '../stored-events.js';
 
 /** The exit code when the live tables differ from the rebuild. */
 export const MISMATCH_EXIT = 3;
@@ -22,8 +15,6 @@ const PAGE = 10_000;
 const WRITE_PAGE = 25_000;
 /** The event reader's connection name (pg_stat_activity). */
 const READER_NAME = 'ranking-rebuild-reader';
-/** Below this many events a re-fold takes a moment: no progress bar. */
-const LONG_RUN = 100_000;
 
 interface RebuildFlags {
   ladder?: string;
@@ -151,47 +142,29 @@ export class RebuildCommand extends CommandRunner {
 const log = new CommandLog('rebuild', { stream: 'stdout' });
 
 /**
- * The ladder's stored events, in log order, through a fresh fold of the ladder (no simulated
- * maintenance: its closes and penalties are stored events too). The event store holds only
- * events that passed the contract's validation on their way in, each id once (a unique key)
- * and each under its own ladder, so a payload is parsed, not validated again, and no id set is
- * kept (the replay engine's duplicate check cost a set of every event id). The fold still
- * rejects what it would reject: a changed ladder configuration shows as rejected events.
- *
- * A worker thread streams the payloads (one COPY on a connection of its own that imports this
- * transaction's snapshot, so it reads the same moment) while this thread parses and folds.
+ * The ladder's stored events, in log order, through a fresh fold (no simulated maintenance: its
+ * closes and penalties are stored events too). The fold still rejects what it would reject: a
+ * changed ladder configuration shows as rejected events.
  */
 async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Promise<Refold> {
-  const counters = (await new LadderRepository(sql).activeLadders()).get(ladder.id);
-  const total = counters?.accepted ?? 0;
-  const [{ snapshot }] = (await sql.query('SELECT pg_export_snapshot() AS snapshot')) as [
-    { snapshot: string },
-  ];
-  const bar = progressBar(total >= LONG_RUN ? total : 0, 'events', 'rebuild');
   const fold = new LadderFold(ladder);
-  const started = process.hrtime.bigint();
-  let events = 0;
   let rejected = 0;
-  const source = { databaseUrl, snapshot, ladder: ladder.id, applicationName: READER_NAME };
-  for await (const batch of readEventPayloads(source)) {
-    // One payload a line; a slice of the batch is parsed where it lies.
-    for (let at = 0; at < batch.length;) {
-      const end = batch.indexOf('\n', at);
-      const outcome = fold.evolve(JSON.parse(batch.slice(at, end)) as LadderEvent);
-      if (outcome.status === 'rejected') rejected++;
-      events++;
-      at = end + 1;
-    }
-    bar.update(events);
-  }
-  bar.stop();
+  const source = {
+    databaseUrl,
+    ladder: ladder.id,
+    applicationName: READER_NAME,
+    context: 'rebuild',
+  };
+  const read = await forEachStoredEvent(sql, source, (event) => {
+    if (fold.evolve(event).status === 'rejected') rejected++;
+  });
   return {
     fold,
     players: [...fold.players.values()],
-    events,
-    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    events: read.events,
+    seconds: read.seconds,
     rejected,
-    lastSeq: counters?.lastSeq ?? 0,
+    lastSeq: read.lastSeq,
   };
 }
 

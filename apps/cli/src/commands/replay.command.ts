@@ -1,9 +1,9 @@
 import { loadEnvironment, loadLadders, readLaddersFile } from '@ranking/config';
-import { instantMillis } from '@ranking/contracts';
 import { ReplayEngine } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { annulledLadders } from '../annulled-ladders.js';
 import { CommandLog } from '../command-log.js';
+import { instantFlag } from '../instant-flag.js';
 import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
@@ -110,10 +110,6 @@ export class ReplayCommand extends CommandRunner {
     description: 'with --simulate: close periods up to this instant at the end',
   })
   parseUntil(value: string): number {
-    const ms = instantMillis(value);
-    if (!/[zZ]|[+-]\d{2}:\d{2}$/.test(value) || Number.isNaN(ms)) {
-      throw new Error(`--until ${value}: must be an RFC 3339 instant with an offset`);
-    }
-    return ms;
+    return instantFlag('--until', value);
   }
 }

@@ -1,4 +1,4 @@
-import { readRatingChangeMessage } from '@ranking/rating';
+import { readRatingChanges, type RatingChangesMessage } from '@ranking/contracts';
 
 /** What one rating-changes message asks of the boards. */
 export type BoardWork =
@@ -7,19 +7,39 @@ export type BoardWork =
   | { readonly kind: 'daily'; readonly ladder: string; readonly key: string };
 
 /**
- * The board work for one message of `ranking.rating-changes`: the players whose rows moved, or
- * the whole live board when a close moved too many to list, plus the daily board of a daily
- * close. Returns the reason when the message cannot be read.
+ * The board work for one message of `ranking.rating-changes` (the contract's schema checks it):
+ * the players whose rows moved, or the whole live board when a close moved too many to list or
+ * an annulment re-folded the ladder, plus the daily board of a daily close (named by the
+ * message's period and key, never by its event id). Returns the reason when the message cannot
+ * be read.
  */
-export function boardWork(text: string): BoardWork[] | string {
-  const message = readRatingChangeMessage(text);
-  if (typeof message === 'string') return message;
+export function boardWork(raw: string | Uint8Array | null): BoardWork[] | string {
+  const read = readRatingChanges(raw);
+  return read.ok ? workOf(read.message) : read.reason;
+}
+
+function workOf(message: RatingChangesMessage): BoardWork[] {
   const { ladder } = message;
-  const work: BoardWork[] = [];
-  if ('summary' in message) work.push({ kind: 'live', ladder });
-  else if (message.changes.length > 0)
-    work.push({ kind: 'players', ladder, players: message.changes.map((c) => c.player) });
-  if (message.type === 'period.closed' && message.period === 'daily' && message.key !== undefined)
-    work.push({ kind: 'daily', ladder, key: message.key });
-  return work;
+  const players = (changes: readonly { player: string }[]): BoardWork[] =>
+    changes.length > 0 ? [{ kind: 'players', ladder, players: changes.map((c) => c.player) }] : [];
+  switch (message.type) {
+    case 'game.finished':
+    case 'game.corrected':
+    case 'player.penalized':
+      return players(message.changes);
+    case 'period.closed': {
+      const moved =
+        'summary' in message ? [{ kind: 'live', ladder } as const] : players(message.changes);
+      return message.period === 'daily'
+        ? [...moved, { kind: 'daily', ladder, key: message.key }]
+        : moved;
+    }
+    // Past daily boards are frozen standings, which an annulment leaves as they were.
+    case 'player.annulled':
+      return [{ kind: 'live', ladder }];
+    default: {
+      const never: never = message;
+      throw new Error(`unknown rating-changes message ${JSON.stringify(never)}`);
+    }
+  }
 }

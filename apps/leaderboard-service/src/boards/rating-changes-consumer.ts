@@ -89,7 +89,7 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
   private workOf(messages: readonly ConsumedMessage[]): BoardWork[] {
     const work: BoardWork[] = [];
     for (const message of messages) {
-      const parsed = boardWork(message.value?.toString('utf8') ?? '');
+      const parsed = boardWork(message.value);
       if (typeof parsed === 'string') {
         this.logger.warn(`passed over ${messagePlace(message)}: ${parsed}`, messageFields(message));
         this.metrics.skippedMessages.inc({ reason: 'unreadable' });

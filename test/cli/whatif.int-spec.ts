@@ -1,0 +1,242 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generateEvents } from '@ranking/generator';
+import { createDataSource } from '@ranking/persistence';
+import { ladderRegistry, type WhatIfReport } from '@ranking/rating';
+import { createTestDatabase, jsonLines } from '@ranking/testing';
+import type { DataSource } from 'typeorm';
+import { launchChromium } from '../leaderboard/headless-chromium.js';
+import { storeLog } from './stored-log.js';
+
+const run = promisify(execFile);
+const ladders = ladderRegistry();
+
+/** What `ranking whatif` writes: the report and how it was folded. */
+type Written = WhatIfReport & {
+  source: { from: 'events'; file: string } | { from: 'store' };
+  simulate: boolean;
+  until: string | null;
+  rejected: { asIs: number; variant: number };
+};
+
+/** `ranking whatif` end to end: the built CLI on a file, and on a store the rating service filled. */
+describe('ranking whatif', () => {
+  let dir: string;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: DataSource;
+  const lines = [
+    ...generateEvents({ seed: 18, events: 6000, closes: true, correctionShare: 0.03, days: 30 }),
+  ];
+  const file = () => join(dir, 'log.ndjson');
+  const ranking = (...args: string[]) =>
+    run(process.execPath, ['bin/ranking.js', ...args], {
+      maxBuffer: 1 << 26,
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+    });
+  /** A ladders file holding these entries. */
+  const laddersFile = async (name: string, entries: unknown): Promise<string> => {
+    const path = join(dir, `${name}.json`);
+    await writeFile(path, JSON.stringify(entries));
+    return path;
+  };
+  const whatif = async (...args: string[]): Promise<Written> => {
+    const out = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+    const { stderr } = await ranking('whatif', ...args, '--out', out);
+    expect(jsonLines(stderr).filter((l) => l.level !== 'info')).toEqual([]);
+    return JSON.parse(await readFile(out, 'utf8')) as Written;
+  };
+  /** The report without the head that says where the log came from. */
+  const folded = ({ source: _s, rejected: _r, ...report }: Written) => report;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'whatif-'));
+    await writeFile(file(), `${lines.join('\n')}\n`);
+    database = await createTestDatabase();
+    db = createDataSource(database.url, 'whatif-test');
+    await db.initialize();
+    await storeLog(db, ladders, lines, 500);
+  }, 180_000);
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('given the same log in a file and in the event store, then --from-store reports exactly what --events does, and the ladder as it is equals the replay', async () => {
+    // Players who start in the 2100 tier move by K 24 and the tier's rescaling, not by 500.
+    const variant = await laddersFile('start-2100', [{ id: 'igame-gomoku', startRating: 2100 }]);
+    const args = ['--ladder', 'igame-gomoku', '--ladders', variant];
+    const fromFile = await whatif(...args, '--events', file());
+    const fromStore = await whatif(...args, '--from-store');
+    expect(fromFile.source).toEqual({ from: 'events', file: file() });
+    expect(fromStore.source).toEqual({ from: 'store' });
+    expect(fromStore.rejected).toEqual({ asIs: 0, variant: 0 });
+    expect(folded(fromStore)).toEqual(folded(fromFile));
+
+    const { summary, players } = fromFile;
+    expect(summary.players).toBeGreaterThan(100);
+    expect(summary.moved).toBe(summary.players);
+    const changes = new Set(players.map((p) => p.change));
+    expect(changes.size).toBeGreaterThan(1);
+    expect(summary.largestAbsoluteChange).toBe(Math.max(...[...changes].map(Math.abs)));
+    expect(summary.kendallTau).toBeGreaterThan(0.5);
+    expect(summary.kendallTau).toBeLessThan(1);
+
+    const replayed = join(dir, 'replayed.json');
+    await ranking('replay', '--events', file(), '--out', replayed);
+    const standings = JSON.parse(await readFile(replayed, 'utf8')) as {
+      ladders: Record<string, { players: Record<string, { rating: number }> }>;
+    };
+    const asIs = Object.fromEntries(players.map((p) => [p.player, p.asIs.rating]));
+    const replay = standings.ladders['igame-gomoku']!.players;
+    expect(asIs).toEqual(
+      Object.fromEntries(Object.entries(replay).map(([id, p]) => [id, p.rating])),
+    );
+  });
+
+  it('given a variant identical to the ladder, then nobody moves and tau is 1', async () => {
+    const same = await laddersFile('same', [{ id: 'qq-xiangqi' }]);
+    const { summary } = await whatif('--ladder', 'qq-xiangqi', '--ladders', same, '--from-store');
+    expect(summary).toMatchObject({
+      moved: 0,
+      meanAbsoluteChange: 0,
+      largestAbsoluteChange: 0,
+      kendallTau: 1,
+      top: { left: [], entered: [] },
+    });
+    expect(summary.players).toBeGreaterThan(0);
+  });
+
+  it('given --simulate and --until, then both folds play the maintenance service as replay --simulate does', async () => {
+    const until = '2027-01-01T06:00:00+08:00';
+    const games = join(dir, 'games.ndjson');
+    await writeFile(games, `${lines.filter((l) => !l.includes('"period.closed"')).join('\n')}\n`);
+    const ranked = await laddersFile('ranked-5', [{ id: 'igame-gomoku', rankedAfter: 5 }]);
+    const report = await whatif(
+      ...['--ladder', 'igame-gomoku', '--ladders', ranked, '--events', games],
+      ...['--simulate', '--until', until],
+    );
+    expect(report).toMatchObject({ simulate: true, until: '2026-12-31T22:00:00.000Z' });
+    // Only the board changes: more players on it, nobody's rating.
+    expect(report.summary.moved).toBe(0);
+    expect(report.summary.ranked.variant).toBeGreaterThan(report.summary.ranked.asIs);
+    const replayed = join(dir, 'simulated.json');
+    await ranking('replay', '--events', games, '--simulate', '--until', until, '--out', replayed);
+    const standings = JSON.parse(await readFile(replayed, 'utf8')) as {
+      ladders: Record<string, { players: Record<string, { rating: number }> }>;
+    };
+    for (const p of report.players)
+      expect(p.asIs.rating).toBe(standings.ladders['igame-gomoku']!.players[p.player]!.rating);
+  });
+
+  it('given --html, then a self-contained page that Chromium draws without an error or a request', async () => {
+    const variant = await laddersFile('html', [
+      { id: 'qq-gomoku', startRating: 10, rankedAfter: 3 },
+    ]);
+    const page = join(dir, 'report.html');
+    await ranking(
+      ...['whatif', '--ladder', 'qq-gomoku', '--ladders', variant, '--from-store'],
+      ...['--html', '--out', page],
+    );
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      const problems: string[] = [];
+      tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      tab.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`);
+      });
+      tab.on('request', (r) => {
+        if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
+      });
+      await tab.goto(`file://${page}`);
+      await tab.waitForFunction(() => (globalThis as { whatIfDrawn?: boolean }).whatIfDrawn);
+      // Both charts exist and hold data (Chart.js registers every chart it draws).
+      const drawn = await tab.evaluate(() => {
+        const g = globalThis as unknown as {
+          Chart: {
+            getChart(id: string): { data: { datasets: { data: unknown[] }[] } } | undefined;
+          };
+        };
+        return ['histogram', 'scatter'].map(
+          (id) => g.Chart.getChart(id)?.data.datasets[0]?.data.length ?? 0,
+        );
+      });
+      expect(drawn.every((n) => n > 0)).toBe(true);
+      expect(await tab.textContent('h1')).toBe('What if: qq-gomoku');
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('refuses bad arguments with one line naming what is wrong and exit code 1, as every command', async () => {
+    const variant = await laddersFile('bad', [{ id: 'igame-gomoku', startRating: 2100 }]);
+    const out = join(dir, 'never.json');
+    const common = ['--ladders', variant, '--out', out];
+    const cases: [string[], string][] = [
+      [
+        ['--ladder', 'igame-gomoku', ...common],
+        'whatif needs one of --events FILE.ndjson and --from-store',
+      ],
+      [
+        ['--ladder', 'igame-gomoku', '--events', file(), '--from-store', ...common],
+        'whatif needs one of --events FILE.ndjson and --from-store',
+      ],
+      [
+        ['--ladder', 'igame-gomoku', '--from-store', '--simulate', ...common],
+        "--simulate: only with --events (the stored log holds the maintenance service's closes and penalties)",
+      ],
+      [
+        [
+          '--ladder',
+          'igame-gomoku',
+          '--events',
+          file(),
+          '--until',
+          '2027-01-01T00:00:00Z',
+          ...common,
+        ],
+        '--until: only with --simulate (it closes the periods up to it at the end)',
+      ],
+      [
+        [
+          '--ladder',
+          'igame-gomoku',
+          '--events',
+          file(),
+          '--simulate',
+          '--until',
+          '2027-01-01',
+          ...common,
+        ],
+        '--until 2027-01-01: must be an RFC 3339 instant with an offset',
+      ],
+      [['--ladder', 'no-such', '--events', file(), ...common], '--ladder no-such: no such ladder'],
+      [
+        ['--ladder', 'qq-gomoku', '--events', file(), ...common],
+        `--ladders ${variant}: no entry for ladder qq-gomoku`,
+      ],
+      [
+        ['--ladder', 'igame-gomoku', '--events', file(), '--ladders', variant],
+        "required option '--out <file>' not specified",
+      ],
+    ];
+    for (const [args, message] of cases) {
+      let failed: { code: number; stderr: string } | undefined;
+      try {
+        await ranking('whatif', ...args);
+      } catch (error) {
+        failed = error as { code: number; stderr: string };
+      }
+      expect({ args, code: failed?.code }).toEqual({ args, code: 1 });
+      expect(jsonLines(failed!.stderr)).toMatchObject([
+        { level: 'error', context: 'ranking', message, command: 'whatif' },
+      ]);
+    }
+    await expect(readFile(out)).rejects.toThrow('ENOENT');
+  });
+});
