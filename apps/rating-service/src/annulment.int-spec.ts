@@ -178,6 +178,14 @@ describe('annulment in the rating service (real Kafka and PostgreSQL)', () => {
             },
           },
         );
+      // `ranking rebuild` re-folds the stored log, annulments where they stand: it matches.
+      const rebuilt = await run(
+        process.execPath,
+        ['bin/ranking.js', 'rebuild', '--ladder', LADDER],
+        { env: { ...process.env, DATABASE_URL: world.databaseUrl, LOG_LEVEL: 'info' } },
+      );
+      expect(rebuilt.stderr).toMatch(/"message":"match"/);
+
       const since = ['--since', games[0]!.finishedAt, '--note', 'review 2'];
       const preview = JSON.parse((await cli(...since, '--dry-run')).stdout) as {
         moved: number;

@@ -130,10 +130,24 @@ export class LadderFold {
     annulments: readonly Annulment[] = annulmentsOf(log),
     options: FoldOptions = {},
   ): LadderFold {
-    const fold = new LadderFold(ladder, options);
-    fold.coverage = new Coverage(annulments);
+    const fold = LadderFold.refolding(ladder, annulments, options);
     for (const event of log) fold.evolve(event);
     fold.coverage = null;
+    return fold;
+  }
+
+  /**
+   * A fold to hand a ladder's log to event by event from its start (`evolve`), with the
+   * annulments of that log known up front (positions counted in it): `fromLog` for a log that
+   * arrives as a stream, as the event store's does. Only for that one log, read to its end.
+   */
+  static refolding(
+    ladder: LadderConfig,
+    annulments: readonly Annulment[],
+    options: FoldOptions = {},
+  ): LadderFold {
+    const fold = new LadderFold(ladder, options);
+    fold.coverage = new Coverage(annulments);
     return fold;
   }
 

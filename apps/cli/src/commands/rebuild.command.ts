@@ -5,7 +5,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
-import { forEachStoredEvent } from '../stored-events.js';
+import { forEachStoredEvent, storedAnnulments } from '../stored-events.js';
 
 /** The exit code when the live tables differ from the rebuild. */
 export const MISMATCH_EXIT = 3;
@@ -143,11 +143,12 @@ const log = new CommandLog('rebuild', { stream: 'stdout' });
 
 /**
  * The ladder's stored events, in log order, through a fresh fold (no simulated maintenance: its
- * closes and penalties are stored events too). The fold still rejects what it would reject: a
+ * closes and penalties are stored events too), its annulments read first so that the games they
+ * cover are folded as covered where they stand. The fold still rejects what it would reject: a
  * changed ladder configuration shows as rejected events.
  */
 async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Promise<Refold> {
-  const fold = new LadderFold(ladder);
+  const fold = LadderFold.refolding(ladder, await storedAnnulments(sql, ladder.id));
   let rejected = 0;
   const source = {
     databaseUrl,

@@ -15,7 +15,7 @@ import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
 import { replayFile } from '../replay-file.js';
-import { forEachStoredEvent } from '../stored-events.js';
+import { forEachStoredEvent, storedAnnulments } from '../stored-events.js';
 import { whatIfPage } from '../what-if-page.js';
 
 interface WhatIfFlags {
@@ -226,13 +226,17 @@ async function foldStore(
   variant: LadderConfig,
   databaseUrl: string,
 ): Promise<Folded> {
-  const before = new LadderFold(asIs);
-  const after = new LadderFold(variant);
+  let before = new LadderFold(asIs);
+  let after = new LadderFold(variant);
   const rejected = { asIs: 0, variant: 0 };
   const db = createDataSource(databaseUrl, 'ranking-whatif');
   await db.initialize();
   try {
     await db.transaction('REPEATABLE READ', async (manager) => {
+      // The log's annulments, known before it streams: both folds cover the same games.
+      const annulments = await storedAnnulments(sqlOf(manager), asIs.id);
+      before = LadderFold.refolding(asIs, annulments);
+      after = LadderFold.refolding(variant, annulments);
       const source = {
         databaseUrl,
         ladder: asIs.id,
