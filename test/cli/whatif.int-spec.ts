@@ -110,6 +110,21 @@ describe('ranking whatif', () => {
     expect(summary.players).toBeGreaterThan(0);
   });
 
+  it('given a variant with other parameters (a K table), then players move, and the variant side equals replay --ladders of the same file', async () => {
+    const entry = { id: 'igame-gomoku', params: { k: [{ below: 2100, k: 40 }, { k: 16 }] } };
+    const k40 = await laddersFile('k40', [entry]);
+    const report = await whatif('--ladder', 'igame-gomoku', '--ladders', k40, '--events', file());
+    expect(report.summary.moved).toBeGreaterThan(0);
+    expect(report.summary.largestAbsoluteChange).toBeGreaterThan(0);
+    const replayed = join(dir, 'k40.json');
+    await ranking('replay', '--events', file(), '--ladders', k40, '--out', replayed);
+    const standings = JSON.parse(await readFile(replayed, 'utf8')) as {
+      ladders: Record<string, { players: Record<string, { rating: number }> }>;
+    };
+    for (const p of report.players)
+      expect(p.variant.rating).toBe(standings.ladders['igame-gomoku']!.players[p.player]!.rating);
+  });
+
   it('given --simulate and --until, then both folds play the maintenance service as replay --simulate does', async () => {
     const until = '2027-01-01T06:00:00+08:00';
     const games = join(dir, 'games.ndjson');
