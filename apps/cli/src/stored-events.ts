@@ -1,5 +1,4 @@
-import type { LadderEvent, PlayerAnnulled } from '@ranking/contracts';
-import { type Annulment, annulmentOf } from '@ranking/rating';
+import type { LadderEvent } from '@ranking/contracts';
 import { LadderRepository, readEventPayloads, type Sql } from '@ranking/persistence';
 import { progressBar } from './progress.js';
 
@@ -68,13 +67,4 @@ export async function forEachStoredEvent(
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     lastSeq: counters?.lastSeq ?? 0,
   };
-}
-
-/**
- * The annulments of one ladder's stored log, where they stand in it, as the caller's transaction
- * sees the store: a fold of the streamed log (`LadderFold.refolding`) needs them before it starts.
- */
-export async function storedAnnulments(sql: Sql, ladder: string): Promise<Annulment[]> {
-  const rows = await new LadderRepository(sql).annulmentTexts(ladder);
-  return rows.map((r) => annulmentOf(JSON.parse(r.payload) as PlayerAnnulled, r.position));
 }

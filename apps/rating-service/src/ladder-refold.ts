@@ -1,11 +1,10 @@
-import type { PlayerAnnulled } from '@ranking/contracts';
-import { ladderLogTexts, LadderRepository, type Sql } from '@ranking/persistence';
+import type { LadderEvent, PlayerAnnulled } from '@ranking/contracts';
+import { ladderLog, LadderRepository, type Sql, storedAnnulments } from '@ranking/persistence';
 import {
   annulmentOf,
   annulmentWhy,
   type LadderConfig,
   LadderFold,
-  LadderLog,
   type PlayerChange,
   type PlayerState,
   refoldChanges,
@@ -21,7 +20,7 @@ const GAMES_PAGE = 25_000;
  * and the rest of the batch so far already appended, so the transaction reads them), the
  * players it moved written back and every game record replaced (later games were re-rated, so
  * their snapshots changed). Returns the changes, one per player whose state changed, each with
- * the annulment as its why. The log is held as text while it folds: about 300 bytes an event.
+ * the annulment as its why.
  */
 export async function applyAnnulment(
   sql: Sql,
@@ -29,16 +28,28 @@ export async function applyAnnulment(
   event: PlayerAnnulled,
 ): Promise<PlayerChange[]> {
   const repo = new LadderRepository(sql);
-  const texts = await ladderLogTexts(sql, ladder.id);
-  const log = LadderLog.of(texts);
+  // The log's annulments first, then the log streamed through a fold that knows them: the
+  // fold runs while PostgreSQL sends the rows, and the log is never held whole.
+  const annulments = await storedAnnulments(sql, ladder.id);
+  const refolded = LadderFold.refolding(ladder, annulments);
+  let events = 0;
+  for await (const batch of ladderLog(sql, ladder.id)) {
+    for (
+      let at = 0, end = batch.indexOf('\n');
+      end >= 0;
+      at = end + 1, end = batch.indexOf('\n', at)
+    ) {
+      refolded.evolve(JSON.parse(batch.slice(at, end)) as LadderEvent);
+      events++;
+    }
+  }
   // The annulment was appended last: it is the log's last event.
-  const position = texts.length - 1;
-  if (log.annulments.at(-1)?.position !== position)
+  const position = events - 1;
+  if (annulments.at(-1)?.position !== position)
     throw new Error(`ladder ${ladder.id}: annulment ${event.id} is not the last event of its log`);
-  const refolded = LadderFold.fromLog(ladder, log.events(), log.annulments);
-  if (refolded.accepted !== texts.length)
+  if (refolded.accepted !== events)
     throw new Error(
-      `ladder ${ladder.id}: the re-fold for ${event.id} rejected ${texts.length - refolded.accepted} stored events`,
+      `ladder ${ladder.id}: the re-fold for ${event.id} rejected ${events - refolded.accepted} stored events`,
     );
   const before = new Map<string, PlayerState>();
   for (let after: string | null = null; ;) {

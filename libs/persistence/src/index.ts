@@ -23,3 +23,4 @@ export * from './history-reader.js';
 export * from './checked-out-client-guard.js';
 export * from './appended-rows.js';
 export * from './copy-to.js';
+export * from './stored-annulments.js';

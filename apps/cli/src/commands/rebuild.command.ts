@@ -1,11 +1,17 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import { createDataSource, LadderRepository, type Sql, sqlOf } from '@ranking/persistence';
+import {
+  createDataSource,
+  LadderRepository,
+  type Sql,
+  sqlOf,
+  storedAnnulments,
+} from '@ranking/persistence';
 import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { playersChecksum } from '../player-checksum.js';
-import { forEachStoredEvent, storedAnnulments } from '../stored-events.js';
+import { forEachStoredEvent } from '../stored-events.js';
 
 /** The exit code when the live tables differ from the rebuild. */
 export const MISMATCH_EXIT = 3;

@@ -1,5 +1,5 @@
 import { loadEnvironment, loadLadderVariant, loadLadders } from '@ranking/config';
-import { createDataSource, sqlOf } from '@ranking/persistence';
+import { createDataSource, sqlOf, storedAnnulments } from '@ranking/persistence';
 import {
   type LadderConfig,
   LadderFold,
@@ -15,7 +15,7 @@ import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
 import { replayFile } from '../replay-file.js';
-import { forEachStoredEvent, storedAnnulments } from '../stored-events.js';
+import { forEachStoredEvent } from '../stored-events.js';
 import { whatIfPage } from '../what-if-page.js';
 
 interface WhatIfFlags {
