@@ -36,6 +36,8 @@ export async function forEachStoredEvent(
   sql: Sql,
   source: StoredLadder,
   onEvent: (event: LadderEvent) => void,
+  /** Each batch of payloads (one a line) as read, before its events go to `onEvent`. */
+  onBatch?: (batch: string) => void,
 ): Promise<StoredRead> {
   const counters = (await new LadderRepository(sql).activeLadders()).get(source.ladder);
   const total = counters?.accepted ?? 0;
@@ -52,6 +54,7 @@ export async function forEachStoredEvent(
     applicationName: source.applicationName,
   };
   for await (const batch of readEventPayloads(reader)) {
+    onBatch?.(batch);
     // One payload a line; a slice of the batch is parsed where it lies.
     for (let at = 0; at < batch.length;) {
       const end = batch.indexOf('\n', at);

@@ -233,6 +233,19 @@ export class BatchProcessor {
     }));
   }
 
+  /** An event the ladder takes whole: its place in the ladder's log, and its row in the store. */
+  private accept(
+    event: LadderEvent,
+    counters: Map<string, LadderCounters>,
+    pending: Pending,
+  ): number {
+    const c = counters.get(event.ladder)!;
+    c.lastSeq += 1;
+    c.accepted += 1;
+    pending.events.push({ ladder: event.ladder, seq: c.lastSeq, event });
+    return c.lastSeq;
+  }
+
   /** A period close: every player of the ladder, page by page through the rule set's close. */
   private async applyClose(
     event: PeriodClosed,
@@ -240,11 +253,7 @@ export class BatchProcessor {
     pending: Pending,
   ): Promise<void> {
     const ladder = this.ladders.get(event.ladder)!;
-    const c = counters.get(ladder.id)!;
-    c.lastSeq += 1;
-    c.accepted += 1;
-    const seq = c.lastSeq;
-    pending.events.push({ ladder: ladder.id, seq, event });
+    const seq = this.accept(event, counters, pending);
     const closed = await this.repo.closedPeriods(ladder.id);
     if (closed.has(`${event.period}:${event.key}`)) return;
     const probe = new LadderFold(ladder);
@@ -294,11 +303,7 @@ export class BatchProcessor {
     pending: Pending,
   ): Promise<void> {
     const ladder = this.ladders.get(event.ladder)!;
-    const c = counters.get(ladder.id)!;
-    c.lastSeq += 1;
-    c.accepted += 1;
-    const seq = c.lastSeq;
-    pending.events.push({ ladder: ladder.id, seq, event });
+    const seq = this.accept(event, counters, pending);
     await this.repo.appendEvents(pending.events);
     pending.events = [];
     await this.repo.appendHistory(pending.history);

@@ -15,6 +15,7 @@ import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
 import { replayFile } from '../replay-file.js';
+import { type FoldResult, FoldWorkerHandle } from '../fold-worker-handle.js';
 import { forEachStoredEvent } from '../stored-events.js';
 import { whatIfPage } from '../what-if-page.js';
 
@@ -227,8 +228,8 @@ async function foldStore(
   databaseUrl: string,
 ): Promise<Folded> {
   let before = new LadderFold(asIs);
-  let after = new LadderFold(variant);
-  const rejected = { asIs: 0, variant: 0 };
+  let after: FoldResult | null = null;
+  let rejected = 0;
   const db = createDataSource(databaseUrl, 'ranking-whatif');
   await db.initialize();
   try {
@@ -236,17 +237,26 @@ async function foldStore(
       // The log's annulments, known before it streams: both folds cover the same games.
       const annulments = await storedAnnulments(sqlOf(manager), asIs.id);
       before = LadderFold.refolding(asIs, annulments);
-      after = LadderFold.refolding(variant, annulments);
+      // The variant folds on a thread of its own from the same batches: two cores, two folds.
+      const variantFold = new FoldWorkerHandle({ ladder: variant, annulments });
       const source = {
         databaseUrl,
         ladder: asIs.id,
         applicationName: READER_NAME,
         context: 'whatif',
       };
-      await forEachStoredEvent(sqlOf(manager), source, (event) => {
-        if (before.evolve(event).status === 'rejected') rejected.asIs++;
-        if (after.evolve(event).status === 'rejected') rejected.variant++;
-      });
+      try {
+        await forEachStoredEvent(
+          sqlOf(manager),
+          source,
+          (event) => {
+            if (before.evolve(event).status === 'rejected') rejected++;
+          },
+          (batch) => variantFold.add(batch),
+        );
+      } finally {
+        after = await variantFold.result();
+      }
     });
   } finally {
     await db.destroy();
@@ -255,8 +265,8 @@ async function foldStore(
     source: { from: 'store' },
     simulate: false,
     until: null,
-    rejected,
-    report: whatIfReport(before, after),
+    rejected: { asIs: rejected, variant: after!.rejected },
+    report: whatIfReport(before, after!),
   };
 }
 
