@@ -35,10 +35,16 @@ describe('loadLadderVariant', () => {
       ...igame,
       params: { eloScale: 400, floor: 50 },
     });
+    // A built-in ladder holds every parameter, resolved: the entry's one replaces its own.
     expect(variantSettings(igame, { id: 'igame-gomoku', params: { floor: 50 } })).toEqual({
       ...igame,
-      params: { floor: 50 },
+      params: { ...igame.params, floor: 50 },
     });
+    const variant = loadLadderVariant(
+      igame,
+      fileWith([{ id: 'igame-gomoku', params: { floor: 50 } }]),
+    );
+    expect(variant.params).toEqual({ ...igame.params, floor: 50 });
   });
 
   it.each([
@@ -53,7 +59,7 @@ describe('loadLadderVariant', () => {
     [
       'a bad setting',
       [{ id: 'igame-gomoku', rankedAfter: 0 }],
-      /^F: ladder igame-gomoku: rankedAfter must be a whole number >= 1, or null$/,
+      /^F: ladder "igame-gomoku": rankedAfter must be a whole number >= 1, or null$/,
     ],
   ])('given %s, then one line naming the file and what is wrong', (_, content, message) => {
     const file = fileWith(content);
