@@ -44,19 +44,6 @@ export async function* ladderLog(sql: Sql, ladder: string): AsyncGenerator<strin
     yield page.map((text) => `${text.replaceAll('\n', ' ')}\n`).join('');
 }
 
-/** One ladder's stored events in log order, each its JSON text (see `ladderLog`). */
-export async function ladderLogTexts(sql: Sql, ladder: string): Promise<string[]> {
-  const texts: string[] = [];
-  for await (const batch of ladderLog(sql, ladder)) {
-    let at = 0;
-    for (let end = batch.indexOf('\n'); end >= 0; end = batch.indexOf('\n', at)) {
-      texts.push(batch.slice(at, end));
-      at = end + 1;
-    }
-  }
-  return texts;
-}
-
 /** The event store as NDJSON text, a page at a time (see `eventPayloadPages`). */
 export async function* exportLog(sql: Sql, ladder: string | null): AsyncGenerator<string> {
   for await (const page of eventPayloadPages(sql, ladder)) yield `${page.join('\n')}\n`;

@@ -6,6 +6,7 @@ import {
   ReplayEngine,
   type ReplayOptions,
 } from '@ranking/rating';
+import { win, loss } from './reports.fixture.js';
 
 // RULES.md "Annulment", one rule a test. Expected numbers are worked out by hand from RULES.md
 // in the comment beside them (qq-points: d < 100, winner + 10 ∓ floor(d/10); igame-elo: 1600 v
@@ -26,17 +27,6 @@ interface Output {
 
 let counter = 0;
 const nextId = (prefix = 'ev'): string => `${prefix}-${++counter}`;
-
-const win = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'win',
-  ...more,
-});
-const loss = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'loss',
-  ...more,
-});
 
 function game(
   ladder: string,

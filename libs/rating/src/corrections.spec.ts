@@ -1,5 +1,6 @@
 import type { PlayerReport } from '@ranking/contracts';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
+import { win, loss, draw } from './reports.fixture.js';
 
 // RULES.md "Corrections" and "Details the tests rely on / Corrections", for every rule set.
 // Every expected number is worked out by hand from RULES.md in the comment beside it.
@@ -85,22 +86,6 @@ const XQ = 'qq-xiangqi';
 const XB = 'xinbo-go';
 const SQ = 'qq-blokus';
 const FK = 'qq-fifty-k';
-
-const win = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'win',
-  ...more,
-});
-const loss = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'loss',
-  ...more,
-});
-const draw = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'draw',
-  ...more,
-});
 
 describe('corrections (game.corrected)', () => {
   describe('qq-points', () => {

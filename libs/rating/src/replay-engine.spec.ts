@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { LadderEvent, PlayerReport } from '@ranking/contracts';
 import { ladderRegistry, LadderFold, ReplayEngine } from '@ranking/rating';
+import { win, loss, draw } from './reports.fixture.js';
 
 // CONTRACT.md "Offline replay" and RULES.md "Details the tests rely on" (validation order).
 // Expected numbers are worked out by hand from RULES.md in the comment beside them.
@@ -80,21 +81,6 @@ const XB = 'xinbo-go';
 const SQ = 'qq-blokus';
 const FK = 'qq-fifty-k';
 
-const win = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'win',
-  ...more,
-});
-const loss = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'loss',
-  ...more,
-});
-const draw = (id: string, more: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'draw',
-  ...more,
-});
 /** A player report without a result (schema-valid, but every rule set but card-points needs one). */
 const bare = (id: string): PlayerReport => ({ id });
 

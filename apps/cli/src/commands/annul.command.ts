@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { type PlayerAnnulled, validateEvent } from '@ranking/contracts';
-import { createDataSource, ladderLogTexts, sqlOf } from '@ranking/persistence';
+import { createDataSource, LadderRepository, sqlOf, storedAnnulments } from '@ranking/persistence';
 import {
   annulmentOf,
   annulmentWhy,
   type LadderConfig,
   LadderFold,
-  LadderLog,
   PeriodCalendar,
   type PlayerChange,
   refoldChanges,
@@ -15,6 +14,7 @@ import {
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { publishLadderEvent } from '../ladder-event-publisher.js';
+import { forEachStoredEvent } from '../stored-events.js';
 
 interface AnnulFlags {
   ladder?: string;
@@ -120,7 +120,10 @@ export class AnnulCommand extends CommandRunner {
   }
 }
 
-/** The ladder's stored log folded as it is and with the annulment at its end, compared. */
+/**
+ * The ladder's stored log folded as it is and with the annulment at its end, compared: one read
+ * of the store (as `ranking rebuild` reads it) into both folds.
+ */
 export async function previewAnnulment(
   databaseUrl: string,
   ladder: LadderConfig,
@@ -129,27 +132,43 @@ export async function previewAnnulment(
   const db = createDataSource(databaseUrl, 'ranking-annul');
   await db.initialize();
   try {
-    const texts = await db.transaction('REPEATABLE READ', (manager) =>
-      ladderLogTexts(sqlOf(manager), ladder.id),
-    );
-    const fold = (log: LadderLog) => LadderFold.fromLog(ladder, log.events(), log.annulments);
-    const now = fold(LadderLog.of(texts));
-    const then = fold(LadderLog.of([...texts, JSON.stringify(event)]));
-    const why = annulmentWhy(annulmentOf(event, texts.length));
-    const changes = refoldChanges(now.players, then.players, why);
-    return {
-      ladder: ladder.id,
-      player: event.player,
-      since: event.since,
-      events: texts.length,
-      moved: changes.length,
-      changes: changes.map(({ player, before, after, delta }) => ({
-        player,
-        before,
-        after,
-        delta,
-      })),
-    };
+    return await db.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlOf(manager);
+      const stored =
+        (await new LadderRepository(sql).activeLadders()).get(ladder.id)?.accepted ?? 0;
+      const annulments = await storedAnnulments(sql, ladder.id);
+      // The annulment would stand right after the stored log.
+      const annulment = annulmentOf(event, stored);
+      const now = LadderFold.refolding(ladder, annulments);
+      const then = LadderFold.refolding(ladder, [...annulments, annulment]);
+      const source = {
+        databaseUrl,
+        ladder: ladder.id,
+        applicationName: 'ranking-annul-reader',
+        context: 'annul',
+      };
+      const read = await forEachStoredEvent(sql, source, (e) => {
+        now.evolve(e);
+        then.evolve(e);
+      });
+      if (read.events !== stored)
+        throw new Error(`ladder ${ladder.id}: read ${read.events} stored events of ${stored}`);
+      then.evolve(event);
+      const changes = refoldChanges(now.players, then.players, annulmentWhy(annulment));
+      return {
+        ladder: ladder.id,
+        player: event.player,
+        since: event.since,
+        events: stored,
+        moved: changes.length,
+        changes: changes.map(({ player, before, after, delta }) => ({
+          player,
+          before,
+          after,
+          delta,
+        })),
+      };
+    });
   } finally {
     await db.destroy();
   }

@@ -25,6 +25,7 @@ import {
   xinboPoints,
 } from './xinbo-points.js';
 import { XINBO_POINTS_PARAMS } from './xinbo-points-params.js';
+import { win, loss, draw } from '../reports.fixture.js';
 
 // RULES.md "xinbo-points" (seed 004_*). Every expected number below is worked out by hand
 // from RULES.md; the arithmetic is in the comment next to it.
@@ -167,22 +168,6 @@ function replay(
   engine.finish(opts.until === undefined ? null : Date.parse(opts.until));
   return JSON.parse([...engine.render()].join('')) as ReplayOutput;
 }
-
-const win = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'win',
-  ...extra,
-});
-const loss = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'loss',
-  ...extra,
-});
-const draw = (id: string, extra: Partial<PlayerReport> = {}): PlayerReport => ({
-  id,
-  result: 'draw',
-  ...extra,
-});
 
 // ---------------------------------------------------------------- module exports
 
