@@ -30,6 +30,7 @@ import type { PlayerChange } from './player-change.js';
 import { copyPlayer, newPlayer, type PlayerRecord, type PlayerState } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
+import { SkillBook, type SkillChange, type SkillSnapshot } from './skill-book.js';
 
 /** What one event did to a ladder. */
 export type LadderOutcome =
@@ -39,6 +40,8 @@ export type LadderOutcome =
       readonly status: 'applied';
       readonly changes: readonly PlayerChange[];
       readonly disconnectPenalties: readonly { player: string; ordinal: number }[];
+      /** How the skill estimate moved, when the fold keeps one (`FoldOptions.skill`). */
+      readonly skill?: readonly SkillChange[];
     };
 
 /** A ladder's whole state as plain data (JSON-safe). */
@@ -50,6 +53,8 @@ export interface LadderSnapshot {
   readonly accepted: number;
   /** The ladder's log as JSON texts, when the fold keeps it (see `FoldOptions.keepLog`). */
   readonly log?: readonly string[];
+  /** The skill estimate, when the fold keeps one (see `FoldOptions.skill`). */
+  readonly skill?: SkillSnapshot;
 }
 
 export interface FoldOptions {
@@ -59,6 +64,11 @@ export interface FoldOptions {
    * from stored rows holds no log, and a caller holding one folds it with `LadderFold.fromLog`.
    */
   readonly keepLog?: boolean;
+  /**
+   * Keep the skill estimate beside the official state (`SkillBook`, ADR 19): a second projection
+   * that the official decisions feed and never read. Off, it costs the fold one test per game.
+   */
+  readonly skill?: boolean;
 }
 
 const NOTHING: LadderOutcome = { status: 'applied', changes: [], disconnectPenalties: [] };
@@ -104,6 +114,8 @@ export class LadderFold {
   private coverage: Coverage | null = null;
   /** Events passed to `evolve`: in `fromLog`, the position in the log of the next one. */
   private evolved = 0;
+  /** The skill estimate, when kept. */
+  private skillBook: SkillBook | null;
 
   constructor(
     readonly ladder: LadderConfig,
@@ -113,6 +125,12 @@ export class LadderFold {
     this.calendar = PeriodCalendar.of(ladder.timezone);
     this.book = new GameBook(this.rules);
     this.log = options.keepLog === true ? new LadderLog() : null;
+    this.skillBook = options.skill === true ? new SkillBook() : null;
+  }
+
+  /** The skill estimate, when the fold keeps one. */
+  get skill(): SkillBook | null {
+    return this.skillBook;
   }
 
   /**
@@ -160,6 +178,7 @@ export class LadderFold {
       closed: [...this.closed],
       accepted: this.accepted,
       ...(this.log ? { log: this.log.snapshot() } : {}),
+      ...(this.skillBook ? { skill: this.skillBook.snapshot() } : {}),
     };
   }
 
@@ -174,6 +193,7 @@ export class LadderFold {
     for (const c of snapshot.closed) fold.closed.add(c);
     fold.accepted = snapshot.accepted;
     if (snapshot.log) fold.log = LadderLog.of(snapshot.log);
+    if (snapshot.skill) fold.skillBook = SkillBook.restore(snapshot.skill);
     fold.written = new Set();
     fold.book.markUnchanged();
     return fold;
@@ -339,16 +359,30 @@ export class LadderFold {
       voidReason,
       annulment !== null,
     );
+    // The skill estimate counts what the result says (result-only games too), never a void
+    // or covered game; it saves every game the book keeps, for corrections.
+    const skill =
+      this.skillBook?.game(
+        event.gameId,
+        ids,
+        decision.status === 'void' || annulment !== null
+          ? null
+          : this.rules.skillMatch(event.players, effects),
+        finishedAt,
+      ) ?? null;
     switch (decision.status) {
       case 'void':
         return { status: 'void', reason: decision.reason };
       case 'recorded':
-        return NOTHING;
+        return skill === null
+          ? NOTHING
+          : { status: 'applied', changes: [], disconnectPenalties: [], skill };
       case 'scored':
         return {
           status: 'applied',
           changes,
           disconnectPenalties: decision.disconnectPenalties,
+          ...(skill === null ? {} : { skill }),
         };
     }
   }
@@ -375,7 +409,17 @@ export class LadderFold {
       });
     }
     this.book.rewrite(event.gameId, decision.players, decision.effects);
-    return { status: 'applied', changes, disconnectPenalties: [] };
+    const skill =
+      this.skillBook?.correct(
+        event.gameId,
+        event.void === true ? null : this.rules.skillMatch(decision.players, decision.effects),
+      ) ?? null;
+    return {
+      status: 'applied',
+      changes,
+      disconnectPenalties: [],
+      ...(skill === null ? {} : { skill }),
+    };
   }
 
   private penalize(event: PlayerPenalized): LadderOutcome {
@@ -427,14 +471,22 @@ export class LadderFold {
       at++;
     }
     if (!covers) return NOTHING;
-    const refolded = LadderFold.fromLog(this.ladder, withLast(log.events(), event), annulments);
+    const refolded = LadderFold.fromLog(this.ladder, withLast(log.events(), event), annulments, {
+      skill: this.skillBook !== null,
+    });
     if (refolded.accepted !== log.length + 1)
       throw new Error(
         `ladder ${this.ladder.id}: the re-fold for ${event.id} rejected an event the ladder had accepted`,
       );
     const changes = refoldChanges(this.records, refolded.records, annulmentWhy(annulment));
+    const skill = this.skillBook?.changesTo(refolded.skillBook!) ?? null;
     this.adopt(refolded);
-    return { status: 'applied', changes, disconnectPenalties: [] };
+    return {
+      status: 'applied',
+      changes,
+      disconnectPenalties: [],
+      ...(skill === null ? {} : { skill }),
+    };
   }
 
   /** Takes over a re-fold's state (players, game records, closes); the log stays this fold's. */
@@ -449,6 +501,7 @@ export class LadderFold {
     this.book = refolded.book;
     this.closed.clear();
     for (const c of refolded.closed) this.closed.add(c);
+    this.skillBook = refolded.skillBook;
   }
 
   /** Closes a period once; the rule set acts on every player. */

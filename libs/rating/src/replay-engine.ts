@@ -27,6 +27,8 @@ export interface ReplayOptions {
    * CLI scans the file first) names them; an annulment of any other ladder fails with an error.
    */
   readonly keepLogs?: 'all' | ReadonlySet<string>;
+  /** Keep each ladder's skill estimate beside the official fold (`ranking replay --skill`). */
+  readonly skill?: boolean;
 }
 
 export interface ListedEvent {
@@ -50,6 +52,7 @@ export interface ReplaySnapshot {
   readonly simulate: boolean;
   /** The ladders whose log a new fold keeps; none when absent (a fold restored from rows). */
   readonly keepLogs?: 'all' | readonly string[];
+  readonly skill?: boolean;
   readonly seen: readonly string[];
   readonly ladders: readonly LadderSnapshot[];
   readonly clocks: readonly { ladder: string; windows: readonly PeriodWindow[] }[];
@@ -82,6 +85,7 @@ export class ReplayEngine {
     return {
       simulate: this.options.simulate,
       keepLogs: keepLogs === 'all' ? 'all' : [...keepLogs],
+      ...(this.options.skill === true ? { skill: true } : {}),
       seen: [...this.seen],
       ladders: [...this.folds.values()].map((f) => f.snapshot()),
       clocks: [...this.clocks].map(([ladder, clock]) => ({ ladder, windows: [...clock.values()] })),
@@ -98,6 +102,7 @@ export class ReplayEngine {
     const engine = new ReplayEngine(ladders, {
       simulate: snapshot.simulate,
       keepLogs: keepLogs === 'all' ? 'all' : new Set(keepLogs ?? []),
+      skill: snapshot.skill === true,
     });
     for (const id of snapshot.seen) engine.seen.add(id);
     for (const s of snapshot.ladders) {
@@ -197,7 +202,10 @@ export class ReplayEngine {
       const ladder = this.ladders.get(ladderId);
       if (!ladder) return undefined;
       const keepLogs = this.options.keepLogs ?? 'all';
-      fold = new LadderFold(ladder, { keepLog: keepLogs === 'all' || keepLogs.has(ladderId) });
+      fold = new LadderFold(ladder, {
+        keepLog: keepLogs === 'all' || keepLogs.has(ladderId),
+        skill: this.options.skill === true,
+      });
       this.folds.set(ladderId, fold);
     }
     return fold;

@@ -10,6 +10,7 @@ import type { PlayerEffect, Why } from './effect.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { PeriodWindow } from './period-clock.js';
 import type { PlayerSnapshot, PlayerState } from './player-state.js';
+import type { SkillMatch } from './skill-match.js';
 import type { ParamsDeclaration } from './rule-params.js';
 import type { RuleSetName } from './rule-set-name.js';
 
@@ -102,4 +103,12 @@ export interface RuleSet {
   closePeriod?(window: PeriodWindow, player: PlayerState, ladder: LadderConfig): PlayerClose | null;
   /** Rule-set-specific output fields (title, level, captures, disconnects). */
   outputFields(player: PlayerState): Record<string, string | number>;
+  /**
+   * The game as the skill estimate sees it (sides and places), from its reports and, when it
+   * was scored, its effects (derived results and places); null when it cannot be placed.
+   */
+  skillMatch(
+    players: readonly PlayerReport[],
+    effects: readonly PlayerEffect[] | null,
+  ): SkillMatch | null;
 }

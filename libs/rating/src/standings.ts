@@ -2,9 +2,13 @@ import type { LadderConfig } from './ladder-config.js';
 import type { LadderFold } from './ladder-fold.js';
 import { type PlayerState, XINBO_START_LEVEL } from './player-state.js';
 import type { RuleSet } from './rule-set.js';
+import type { SkillBook } from './skill-book.js';
 
 /** One player's line in the contract's output: shared fields, then the rule set's own. */
-export type PlayerStanding = Record<string, number | string | boolean>;
+export type PlayerStanding = Record<
+  string,
+  number | string | boolean | { mu: number; sigma: number }
+>;
 
 export const isRanked = (player: PlayerState, ladder: LadderConfig): boolean =>
   ladder.rankedAfter !== null && player.ratedGames >= ladder.rankedAfter;
@@ -38,6 +42,12 @@ export function standingOf(
   };
 }
 
+/** A player's skill estimate as the output gives it (the prior for one it never counted). */
+const skillOutput = (book: SkillBook, id: string): { mu: number; sigma: number } => {
+  const { mu, sigma } = book.skillOf(id);
+  return { mu, sigma };
+};
+
 /** Code-unit order, the same in every locale, so the output is byte-for-byte repeatable. */
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -46,7 +56,9 @@ export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b 
  * and players in code-unit order, players still in the default state left out.
  */
 export function* renderStandings(
-  folds: readonly Pick<LadderFold, 'ladder' | 'rules' | 'players'>[],
+  folds: readonly (Pick<LadderFold, 'ladder' | 'rules' | 'players'> & {
+    readonly skill?: SkillBook | null;
+  })[],
   rejected: readonly { readonly id: string | null; readonly reason: string }[],
   voided: readonly { readonly id: string | null; readonly reason: string }[],
 ): Generator<string> {
@@ -57,8 +69,11 @@ export function* renderStandings(
     const players = [...fold.players.values()]
       .filter((p) => !isDefaultState(p, fold.ladder))
       .sort((a, b) => byCodeUnit(a.id, b.id));
+    const skill = fold.skill ?? null;
     for (const [i, p] of players.entries()) {
-      yield `${i === 0 ? '' : ','}\n${JSON.stringify(p.id)}:${JSON.stringify(standingOf(p, fold.ladder, fold.rules))}`;
+      const standing = standingOf(p, fold.ladder, fold.rules);
+      const line = skill === null ? standing : { ...standing, skill: skillOutput(skill, p.id) };
+      yield `${i === 0 ? '' : ','}\n${JSON.stringify(p.id)}:${JSON.stringify(line)}`;
     }
     yield '}}';
   }

@@ -16,6 +16,7 @@ interface ReplayFlags {
   until?: number;
   singleThread?: boolean;
   ladders?: string;
+  skill?: boolean;
 }
 
 /** `ranking replay`: folds an NDJSON file of events offline, exactly as CONTRACT.md says. */
@@ -35,7 +36,11 @@ export class ReplayCommand extends CommandRunner {
       : loadLadders(env);
     // Only ladders that will see an annulment keep their log (memory: see ADR 16).
     const keepLogs = await annulledLadders(flags.events);
-    const engine = new ReplayEngine(ladders, { simulate: flags.simulate === true, keepLogs });
+    const engine = new ReplayEngine(ladders, {
+      simulate: flags.simulate === true,
+      keepLogs,
+      skill: flags.skill === true,
+    });
     const bar = progressBar(await fileSize(flags.events), 'bytes', 'replay');
     const started = process.hrtime.bigint();
     const onBytes = (bytes: number) => bar.update(bytes);
@@ -93,6 +98,15 @@ export class ReplayCommand extends CommandRunner {
     description: 'parse on the thread that folds, without a worker (slower: for comparison)',
   })
   parseSingleThread(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--skill',
+    description:
+      'also estimate each player\'s skill (Weng-Lin, openskill) beside the official rating: "skill": {"mu", "sigma"} per player',
+  })
+  parseSkill(): boolean {
     return true;
   }
 

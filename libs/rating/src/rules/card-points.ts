@@ -1,6 +1,7 @@
 import { type GameResult, type PlayerReport, reject } from '@ranking/contracts';
 import { type PlayerEffect, rated } from '../effect.js';
 import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
+import { ranking, type SkillMatch, teamsBy } from '../skill-match.js';
 import { CARD_POINTS_PARAMS, type CardPointsParams } from './card-points-params.js';
 
 const inconsistent = (detail: string): GameScore => ({
@@ -100,12 +101,28 @@ function threePlayers(players: readonly PlayerReport[], params: CardPointsParams
   return { kind: 'scored', effects };
 }
 
+/**
+ * Three players as a ranking of three by their derived places; four as the two teams of
+ * opposite seats (their derived results). Without effects (never for this rule set's games)
+ * nothing can be placed.
+ */
+function skillMatch(
+  players: readonly PlayerReport[],
+  effects: readonly PlayerEffect[] | null,
+): SkillMatch | null {
+  if (effects === null) return null;
+  if (players.length === 4) return teamsBy(players, effects, (p) => String(teamOf(p)));
+  const places = effects.map((e) => (e.why.kind === 'card-points' ? (e.why.place ?? 0) : 0));
+  return places.every((p) => p > 0) ? ranking(places) : null;
+}
+
 /** QQ 五十K (seed 001): results are derived from the hand, not taken from the event. */
 export const cardPoints: RuleSet = {
   name: 'card-points',
   params: CARD_POINTS_PARAMS,
   reportFields: ['result', 'seat', 'tablePoints', 'finishOrder', 'handPoints'],
   playerCounts: [3, 4],
+  skillMatch,
   closes: [],
   penalties: { floor: () => null },
   disconnects: () => null,

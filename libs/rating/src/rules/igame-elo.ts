@@ -10,6 +10,7 @@ import { roundHalfUp } from '../rounding.js';
 import type { GameInput, GameScore, PlayerClose, RuleSet } from '../rule-set.js';
 import { missingResult, scoreOf, twoPlayerResults } from '../two-player-results.js';
 import { IGAME_ELO_PARAMS, type IgameEloParams, type RescaleRow } from './igame-elo-params.js';
+import { headToHead } from '../skill-match.js';
 
 const DEFAULTS = IGAME_ELO_PARAMS.defaults;
 
@@ -126,6 +127,7 @@ export const igameElo: RuleSet = {
   params: IGAME_ELO_PARAMS,
   reportFields: ['result', 'ip'],
   playerCounts: [2],
+  skillMatch: headToHead,
   closes: ['weekly', 'monthly'],
   penalties: { floor: (ladder: LadderConfig<IgameEloParams>) => ladder.params.floor },
   // The params hold the disconnect rule's numbers under its names.

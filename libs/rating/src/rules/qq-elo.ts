@@ -4,6 +4,7 @@ import { roundHalfUp } from '../rounding.js';
 import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
 import { missingResult, scoreOf, twoPlayerResults } from '../two-player-results.js';
 import { QQ_ELO_PARAMS, type QqEloParams } from './qq-elo-params.js';
+import { headToHead } from '../skill-match.js';
 
 /** K from the player's own rating (seed 003's table unless given). */
 export const qqEloK = (rating: number, table: KTable = QQ_ELO_PARAMS.defaults.k): number =>
@@ -53,6 +54,7 @@ export const qqElo: RuleSet = {
   params: QQ_ELO_PARAMS,
   reportFields: ['result', 'first'],
   playerCounts: [2],
+  skillMatch: headToHead,
   closes: [],
   penalties: { floor: () => null },
   disconnects: () => null,

@@ -2,6 +2,7 @@ import { rated, resultOnly } from '../effect.js';
 import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
 import { QQ_POINTS_PARAMS, type QqPointsParams } from './qq-points-params.js';
+import { headToHead } from '../skill-match.js';
 
 /** QQ gomoku title from points (seed 000's table). */
 export function qqPointsTitle(points: number): string {
@@ -57,6 +58,7 @@ export const qqPoints: RuleSet = {
   params: QQ_POINTS_PARAMS,
   reportFields: ['result'],
   playerCounts: [2],
+  skillMatch: headToHead,
   closes: [],
   penalties: { floor: () => null },
   disconnects: () => null,

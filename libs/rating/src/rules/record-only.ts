@@ -2,6 +2,7 @@ import { resultOnly } from '../effect.js';
 import { declareParams } from '../rule-params.js';
 import type { RuleSet } from '../rule-set.js';
 import { missingResult, twoPlayerResults } from '../two-player-results.js';
+import { headToHead } from '../skill-match.js';
 
 /** A casual room: W/L/D only, never ranked, penalties ignored. */
 export const recordOnly: RuleSet = {
@@ -10,6 +11,7 @@ export const recordOnly: RuleSet = {
   params: declareParams<Record<never, never>>({}),
   reportFields: ['result'],
   playerCounts: [2],
+  skillMatch: headToHead,
   closes: [],
   penalties: null,
   disconnects: () => null,

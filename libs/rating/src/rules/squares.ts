@@ -1,6 +1,7 @@
 import { type GameResult, type PlayerReport, reject } from '@ranking/contracts';
 import { rated } from '../effect.js';
 import type { GameInput, GameScore, RuleSet } from '../rule-set.js';
+import { headToHead, teamsBy } from '../skill-match.js';
 import { missingResult } from '../two-player-results.js';
 import { SQUARES_PARAMS, type SquaresParams } from './squares-params.js';
 
@@ -69,6 +70,9 @@ export const squares: RuleSet = {
   params: SQUARES_PARAMS,
   reportFields: ['result', 'remaining', 'perfect', 'team'],
   playerCounts: [2, 4],
+  // Two players one versus one; four as their two teams.
+  skillMatch: (players, effects) =>
+    players.length === 4 ? teamsBy(players, effects, (p) => p.team!) : headToHead(players, effects),
   closes: [],
   penalties: { floor: () => null },
   disconnects: () => null,

@@ -11,6 +11,7 @@ import {
   XINBO_POINTS_PARAMS,
   type XinboPointsParams,
 } from './xinbo-points-params.js';
+import { headToHead } from '../skill-match.js';
 
 /** Seed 004: 200 points a level, 25级 the weakest; the capture stage ends at 14级 with 2200. */
 export const POINTS_PER_LEVEL = 200;
@@ -154,6 +155,7 @@ export const xinboPoints: RuleSet = {
   params: XINBO_POINTS_PARAMS,
   reportFields: ['result', 'side', 'captures'],
   playerCounts: [2],
+  skillMatch: headToHead,
   closes: ['daily'],
   penalties: { floor: () => 0 },
   disconnects: () => null,
