@@ -10,6 +10,7 @@ import { OutboxBundleText1765100000000 } from './1765100000000-outbox-bundle-tex
 import { EventTournamentColumn1765200000000 } from './1765200000000-event-tournament-column.js';
 import { UnprocessableMessages1765300000000 } from './1765300000000-unprocessable-messages.js';
 import { EventPayloadText1765400000000 } from './1765400000000-event-payload-text.js';
+import { SkillAndStandings1765500000000 } from './1765500000000-skill-and-standings.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   EventTournamentColumn1765200000000,
   UnprocessableMessages1765300000000,
   EventPayloadText1765400000000,
+  SkillAndStandings1765500000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
