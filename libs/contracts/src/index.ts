@@ -7,3 +7,4 @@ export * from './event-validator.js';
 export * from './blank-line.js';
 export * from './rating-changes.js';
 export * from './rating-changes-reader.js';
+export * from './player-id.js';
