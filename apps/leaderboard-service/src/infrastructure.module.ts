@@ -4,6 +4,7 @@ import { kafkaConnection, serviceKafka } from '@ranking/kafka';
 import {
   openServiceDataSource,
   HistoryReader,
+  SkillReader,
   type Sql,
   StandingsReader,
 } from '@ranking/persistence';
@@ -62,6 +63,11 @@ export class InfrastructureModule {
         provide: HistoryReader,
         inject: [DATA_SOURCE],
         useFactory: (db: DataSource) => new HistoryReader(sqlOf(db)),
+      },
+      {
+        provide: SkillReader,
+        inject: [DATA_SOURCE],
+        useFactory: (db: DataSource) => new SkillReader(sqlOf(db)),
       },
       Metrics,
     ];

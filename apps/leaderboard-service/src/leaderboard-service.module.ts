@@ -5,6 +5,7 @@ import type { LadderConfig } from '@ranking/rating';
 import { BoardsModule } from './boards/boards.module.js';
 import { InfrastructureModule } from './infrastructure.module.js';
 import { LaddersModule } from './ladders/ladders.module.js';
+import { MatchmakingModule } from './matchmaking/matchmaking.module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { PageModule } from './page/page.module.js';
 import { PlayersModule } from './players/players.module.js';
@@ -22,6 +23,7 @@ export class LeaderboardServiceModule {
         BoardsModule,
         LaddersModule,
         PlayersModule,
+        MatchmakingModule,
         TournamentsModule,
         OpsModule.forRoot(env),
         PageModule,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import type { LadderConfig } from '@ranking/rating';
+import { SkillReader } from '@ranking/persistence';
+import { type LadderConfig, SKILL_PRIOR } from '@ranking/rating';
 import { type BoardSlice, BoardStore, type PlayerSlices } from '@ranking/redis';
 import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
@@ -32,6 +33,7 @@ export class LeaderboardQueries {
     private readonly heads: BoardHeads,
     private readonly cache: DailyPageCache,
     private readonly metrics: Metrics,
+    private readonly skills: SkillReader,
   ) {}
 
   /** The ladder, or a 404 naming the known ones; `board` also requires that it has boards. */
@@ -121,11 +123,15 @@ export class LeaderboardQueries {
   }
 
   /**
-   * A player's answer as JSON text: their row, whether ranked, and per board (live, newest
-   * daily) the view, their rank, their standing on a daily board and the rows around them.
+   * A player's answer as JSON text: their row, whether ranked, their skill estimate, and per
+   * board (live, newest daily) the view, their rank, their standing on a daily board and the
+   * rows around them. The estimate is read from PostgreSQL by primary key while Redis answers.
    */
   async player(ladder: LadderConfig, player: string, around: number): Promise<string> {
-    const [live, daily] = await this.store.member(ladder.id, [LIVE, null], player, around);
+    const [[live, daily], stored] = await Promise.all([
+      this.store.member(ladder.id, [LIVE, null], player, around),
+      this.skills.players(ladder.id, [player]),
+    ]);
     if (!live?.data)
       throw new NotFoundException(`player "${player}" has no games on ladder "${ladder.id}"`);
     const side = (s: PlayerSlices | undefined): string => {
@@ -140,7 +146,11 @@ export class LeaderboardQueries {
       return `${head}${standing},"around":${this.rows(ranked, ladder)}}`;
     };
     const row = rowJson(null, player, live.data, ladder).slice(1, -1);
-    return `{"ladder":${JSON.stringify(ladder.id)},${row},"ranked":${live.index !== null},"live":${side(live)},"daily":${side(daily)}}`;
+    // Null until the player's first counted game: the prior.
+    const mu = stored[0]?.mu ?? SKILL_PRIOR.mu;
+    const sigma = stored[0]?.sigma ?? SKILL_PRIOR.sigma;
+    const skill = `{"mu":${JSON.stringify(mu)},"sigma":${JSON.stringify(sigma)}}`;
+    return `{"ladder":${JSON.stringify(ladder.id)},${row},"ranked":${live.index !== null},"skill":${skill},"live":${side(live)},"daily":${side(daily)}}`;
   }
 
   /** Ranked items as a JSON array of rows. */

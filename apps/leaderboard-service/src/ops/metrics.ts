@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceMetrics } from '@ranking/operations';
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 
 /**
  * The leaderboard's own metrics, beside the shared ones (ServiceMetrics: events, lag, batch and
@@ -17,6 +17,10 @@ export class Metrics {
   readonly rebuilds: Counter;
 
   readonly rateLimited: Counter<'route'>;
+
+  readonly skillIndexLoad: Histogram<'ladder'>;
+
+  readonly skillIndexPlayers: Counter<'ladder'>;
 
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
@@ -42,6 +46,19 @@ export class Metrics {
       name: 'leaderboard_rate_limited_total',
       help: 'Requests answered 429 because their client was over RATE_LIMIT_PER_MINUTE',
       labelNames: ['route'] as const,
+      registers,
+    });
+    this.skillIndexLoad = new Histogram({
+      name: 'leaderboard_skill_index_load_seconds',
+      help: "Whole loads of a ladder's matchmaking index from PostgreSQL (first use, annulments, long gaps)",
+      labelNames: ['ladder'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.skillIndexPlayers = new Counter({
+      name: 'leaderboard_skill_index_players_total',
+      help: "Players re-read into a ladder's matchmaking index because new events named them",
+      labelNames: ['ladder'] as const,
       registers,
     });
   }

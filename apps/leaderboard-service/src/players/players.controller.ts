@@ -14,10 +14,12 @@ export class PlayersController {
 
   @Get(':player')
   @ApiOperation({
-    summary: 'A player: rating, record, title or level, daily and live rank, neighbours',
+    summary:
+      'A player: rating, record, title or level, skill estimate, daily and live rank, neighbours',
   })
   @ApiOkResponse({
-    description: '{ player, rating, wins, losses, draws, live: { rank, around }, daily }',
+    description:
+      '{ player, rating, wins, losses, draws, ranked, skill: { mu, sigma }, live: { rank, around }, daily }',
   })
   @Header('Content-Type', 'application/json; charset=utf-8')
   player(

@@ -1,0 +1,65 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
+import {
+  ErrorAnswer,
+  OpponentsAnswer,
+  PredictionAnswer,
+  PredictRequest,
+} from './matchmaking-answers.js';
+import { MatchmakingQueries } from './matchmaking-queries.js';
+import { OpponentsQuery } from './opponents.query.js';
+import { proposedGame } from './predict-request.js';
+
+@ApiTags('matchmaking')
+@Controller('ladders/:ladder')
+export class MatchmakingController {
+  constructor(
+    private readonly ladders: LeaderboardQueries,
+    private readonly queries: MatchmakingQueries,
+  ) {}
+
+  @Get('players/:player/opponents')
+  @ApiOperation({
+    summary:
+      'Active players (a counted game in the last 14 days) closest in skill, with win probability and match quality',
+  })
+  @ApiOkResponse({ type: OpponentsAnswer })
+  @ApiBadRequestResponse({ type: ErrorAnswer, description: 'limit is not 1..100' })
+  @ApiNotFoundResponse({
+    type: ErrorAnswer,
+    description: 'unknown ladder, or a player it does not know',
+  })
+  opponents(
+    @Param('ladder') id: string,
+    @Param('player') player: string,
+    @Query() query: OpponentsQuery,
+  ): Promise<OpponentsAnswer> {
+    return this.queries.opponents(this.ladders.ladder(id), player, query.limit ?? 10);
+  }
+
+  @Post('predict')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "A proposed game's win probability per side and its match quality (unknown players at the prior)",
+  })
+  @ApiBody({ type: PredictRequest })
+  @ApiOkResponse({ type: PredictionAnswer })
+  @ApiBadRequestResponse({
+    type: ErrorAnswer,
+    description: "the body is not a game of the ladder's shapes; the message names the path",
+  })
+  @ApiNotFoundResponse({ type: ErrorAnswer, description: 'unknown ladder' })
+  predict(@Param('ladder') id: string, @Body() body: unknown): Promise<PredictionAnswer> {
+    const ladder = this.ladders.ladder(id);
+    return this.queries.predict(ladder, proposedGame(body, ladder));
+  }
+}
