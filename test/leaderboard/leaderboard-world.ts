@@ -105,6 +105,23 @@ export class LeaderboardWorld extends RatingScenario {
     return { status: res.status, body };
   }
 
+  /** POST a JSON body (or raw text, with its content type) to this world's leaderboard service. */
+  async post(path: string, body: unknown, contentType = 'application/json'): Promise<Answer> {
+    const res = await fetch(`http://127.0.0.1:${this.port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed };
+  }
+
   /** Every row of a board, page by page (200 a page), following the cursors. */
   async wholeBoard(ladder: string, query: string, base?: string): Promise<any[]> {
     const rows: any[] = [];
