@@ -10,6 +10,9 @@ export interface IndexedSkill extends Skill {
 /** How long after their last counted game a player counts as active: 14 days. */
 export const ACTIVE_FOR_MS = 14 * 86_400_000;
 
+/** Up to this many entries in and out, an update splices them; more, it merges. */
+const SPLICED_UP_TO = 64;
+
 /** Mean first, then player id in code-unit order (the boards' tie order). */
 function compare(a: IndexedSkill, b: IndexedSkill): number {
   return a.mu - b.mu || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
@@ -47,26 +50,48 @@ export class SkillIndex {
   }
 
   /**
-   * Puts the players' new estimates in, replacing what the index had of them, and takes the
-   * `gone` players out: a merge, O(n + k log k) for k players.
+   * Takes the `gone` players out and puts the players' new estimates in, in place of what the
+   * index had of them. A few players are spliced in and out (a memmove each); more, and the
+   * entries are merged afresh, O(n + k log k).
    */
   update(players: readonly IndexedSkill[], gone: readonly string[] = []): void {
-    if (players.length === 0 && gone.length === 0) return;
     const added = sortedUnique(players);
-    const replaced = new Set(gone);
-    for (const p of added) replaced.add(p.player);
-    const kept = this.sorted.filter((p) => !replaced.has(p.player));
-    const merged: IndexedSkill[] = new Array<IndexedSkill>(kept.length + added.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < kept.length && j < added.length)
-      merged[k++] = compare(kept[i]!, added[j]!) <= 0 ? kept[i++]! : added[j++]!;
-    while (i < kept.length) merged[k++] = kept[i++]!;
-    while (j < added.length) merged[k++] = added[j++]!;
-    this.sorted = merged;
-    for (const id of gone) this.byPlayer.delete(id);
+    const leaving = new Set<IndexedSkill>();
+    for (const id of [...gone, ...added.map((p) => p.player)]) {
+      const old = this.byPlayer.get(id);
+      if (old !== undefined) leaving.add(old);
+    }
+    if (leaving.size + added.length <= SPLICED_UP_TO) {
+      for (const old of leaving) this.sorted.splice(this.lowerBound(old), 1);
+      for (const p of added) this.sorted.splice(this.lowerBound(p), 0, p);
+    } else {
+      const skip = new Uint8Array(this.sorted.length);
+      for (const old of leaving) skip[this.lowerBound(old)] = 1;
+      const merged: IndexedSkill[] = [];
+      let j = 0;
+      for (let i = 0; i < this.sorted.length; i++) {
+        if (skip[i] === 1) continue;
+        const kept = this.sorted[i]!;
+        while (j < added.length && compare(added[j]!, kept) < 0) merged.push(added[j++]!);
+        merged.push(kept);
+      }
+      while (j < added.length) merged.push(added[j++]!);
+      this.sorted = merged;
+    }
+    for (const old of leaving) this.byPlayer.delete(old.player);
     for (const p of added) this.byPlayer.set(p.player, p);
+  }
+
+  /** The first entry not before `p` in index order (`p` itself when it is in the index). */
+  private lowerBound(p: IndexedSkill): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(this.sorted[mid]!, p) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
