@@ -8,6 +8,7 @@ import {
   winProbabilities,
 } from '@ranking/rating';
 import { sampleSum, type ServiceProcess, waitFor } from '@ranking/testing';
+import { redisClient } from '@ranking/redis';
 import { LeaderboardWorld } from './leaderboard-world.js';
 
 const DAY = 86_400_000;
@@ -167,6 +168,24 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     }
   });
 
+  it('given a live row stored before rows carried the estimate, then the player answer reads it from PostgreSQL', async () => {
+    const rows = await stored('qq-xiangqi');
+    const player = 'xiangqi4';
+    const redis = redisClient('redis://127.0.0.1:6379', 'matchmaking-test');
+    try {
+      const meta = `${world.redisPrefix}lb:{qq-xiangqi}:board:live`;
+      const hash = `${meta}:${await redis.hget(meta, 'version')}:h`;
+      const data = (await redis.hget(hash, player))!;
+      expect(data.split('|')).toHaveLength(9);
+      await redis.hset(hash, player, data.split('|').slice(0, 7).join('|'));
+      const { body } = await world.get(`/ladders/qq-xiangqi/players/${player}`);
+      expect(body.skill).toEqual(rows.get(player)!.skill);
+      await redis.hset(hash, player, data);
+    } finally {
+      await redis.quit();
+    }
+  });
+
   it.each(['qq-xiangqi', 'qq-blokus', 'qq-fifty-k', 'igame-gomoku-casual'])(
     'on %s, opponents are the active players closest in mean, each with the win probability and match quality of the stored estimates',
     async (ladder) => {
@@ -217,8 +236,13 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     ]);
     const afterGames = await settled();
     const rows = await stored('qq-xiangqi');
-    for (const moved of ['veteran-a', 'veteran-b', 'xiangqi2', 'xiangqi5'])
+    for (const moved of ['veteran-a', 'veteran-b', 'xiangqi2', 'xiangqi5']) {
       expect(rows.get(moved)!.skill).not.toEqual(before.get(moved)!.skill);
+      // The live row the player answer reads was rewritten with the game.
+      expect((await world.get(`/ladders/qq-xiangqi/players/${moved}`)).body.skill).toEqual(
+        rows.get(moved)!.skill,
+      );
+    }
     const body = await opponentsAfter(afterGames, 'qq-xiangqi', 'xiangqi2', 100);
     expect(body.skill).toEqual(rows.get('xiangqi2')!.skill);
     expect(body.opponents).toEqual(

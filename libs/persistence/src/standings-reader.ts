@@ -10,6 +10,11 @@ export interface StandingRow {
   readonly draws: number;
   readonly ratedGames: number;
   readonly level: number;
+  /**
+   * The skill estimate, on live rows only (the frozen standings keep none): null before the
+   * player's first counted game.
+   */
+  readonly skill?: { readonly mu: number; readonly sigma: number } | null;
 }
 
 interface RawStanding {
@@ -21,9 +26,12 @@ interface RawStanding {
   draws: number;
   rated_games: number;
   level: number;
+  skill_mu?: number | null;
+  skill_sigma?: number | null;
 }
 
 const COLUMNS = 'player, rating, games, wins, losses, draws, rated_games, level';
+const LIVE_COLUMNS = `${COLUMNS}, skill_mu, skill_sigma`;
 
 const toRow = (r: RawStanding): StandingRow => ({
   player: r.player,
@@ -34,6 +42,14 @@ const toRow = (r: RawStanding): StandingRow => ({
   draws: r.draws,
   ratedGames: r.rated_games,
   level: r.level,
+  ...(r.skill_mu === undefined
+    ? {}
+    : {
+        skill:
+          r.skill_mu === null || r.skill_sigma === null || r.skill_sigma === undefined
+            ? null
+            : { mu: r.skill_mu, sigma: r.skill_sigma },
+      }),
 });
 
 /** What the leaderboards load from PostgreSQL: the frozen daily standings and the live ladder. */
@@ -75,10 +91,13 @@ export class StandingsReader {
     return rows.map(toRow);
   }
 
-  /** A page (in player order) of the ladder's live players who played at least once. */
+  /**
+   * A page (in player order) of the ladder's live players who played at least once, with their
+   * skill estimates.
+   */
   async livePage(ladder: string, after: string | null, limit: number): Promise<StandingRow[]> {
     const rows = await this.sql.query<RawStanding>(
-      `SELECT ${COLUMNS} FROM ladder_players
+      `SELECT ${LIVE_COLUMNS} FROM ladder_players
        WHERE ladder = $1 AND games > 0 AND ($2::text IS NULL OR player > $2)
        ORDER BY player LIMIT $3`,
       [ladder, after, limit],
@@ -86,10 +105,11 @@ export class StandingsReader {
     return rows.map(toRow);
   }
 
+  /** The live rows of these players (those who played at least once), with their estimates. */
   async livePlayers(ladder: string, players: readonly string[]): Promise<StandingRow[]> {
     if (players.length === 0) return [];
     const rows = await this.sql.query<RawStanding>(
-      `SELECT ${COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[]) AND games > 0`,
+      `SELECT ${LIVE_COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[]) AND games > 0`,
       [ladder, players],
     );
     return rows.map(toRow);

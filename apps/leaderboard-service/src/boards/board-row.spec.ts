@@ -1,5 +1,11 @@
-import { type LadderConfig, ladderRegistry, newPlayer, RULE_SETS } from '@ranking/rating';
-import { boardEntry, rowJson } from './board-row.js';
+import {
+  type LadderConfig,
+  ladderRegistry,
+  newPlayer,
+  RULE_SETS,
+  SKILL_PRIOR,
+} from '@ranking/rating';
+import { boardEntry, rowJson, skillJson } from './board-row.js';
 
 const ladders = ladderRegistry();
 const row = {
@@ -87,5 +93,26 @@ describe('board rows', () => {
       rating: null,
       games: 1,
     });
+  });
+
+  it('given a live row with a skill estimate, then it reads back as the same doubles; before the first counted game, the prior; rows show neither', () => {
+    const xiangqi = ladders.get('qq-xiangqi')!;
+    for (const skill of [
+      { mu: 27.123456789012345, sigma: 2.0000000000000004 },
+      { mu: -3.5e-7, sigma: 8.333333333333334 },
+    ]) {
+      const stored = boardEntry({ ...row, skill }, xiangqi).data;
+      expect(JSON.parse(skillJson(stored)!)).toEqual(skill);
+      expect(rowJson(null, 'p', stored, xiangqi)).toBe(
+        rowJson(null, 'p', boardEntry(row, xiangqi).data, xiangqi),
+      );
+    }
+    const fresh = boardEntry({ ...row, skill: null }, xiangqi).data;
+    expect(JSON.parse(skillJson(fresh)!)).toEqual({ mu: SKILL_PRIOR.mu, sigma: SKILL_PRIOR.sigma });
+  });
+
+  it('given a row stored before rows carried the estimate (or a daily row), then it has none to give', () => {
+    const xiangqi = ladders.get('qq-xiangqi')!;
+    expect(skillJson(boardEntry(row, xiangqi).data)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import {
   newPlayer,
   RULE_SETS,
   type PlayerState,
+  SKILL_PRIOR,
 } from '@ranking/rating';
 import type { StandingRow } from '@ranking/persistence';
 import type { BoardEntry } from '@ranking/redis';
@@ -13,7 +14,9 @@ export const hasBoard = (ladder: LadderConfig): boolean => ladder.rankedAfter !=
 
 /**
  * The store's entry for a standing: ranked per the ladder's eligibility, sorted by rating
- * descending (the score is minus the rating), with a compact row the API decodes.
+ * descending (the score is minus the rating), with a compact row the API decodes. A live row
+ * carries the skill estimate after the board fields (two empty fields before the first counted
+ * game); numbers are written as JavaScript writes them, so they read back to the same doubles.
  */
 export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
   return {
@@ -21,10 +24,24 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
     score: -row.rating,
     // isRanked reads the rated-game count only: no need to build a whole player per row.
     ranked: isRanked({ ratedGames: row.ratedGames } as PlayerState, ladder),
-    data: [row.rating, row.games, row.wins, row.losses, row.draws, row.ratedGames, row.level].join(
-      '|',
-    ),
+    data:
+      [row.rating, row.games, row.wins, row.losses, row.draws, row.ratedGames, row.level].join(
+        '|',
+      ) + (row.skill === undefined ? '' : `|${row.skill?.mu ?? ''}|${row.skill?.sigma ?? ''}`),
   };
+}
+
+const PRIOR_JSON = JSON.stringify({ mu: SKILL_PRIOR.mu, sigma: SKILL_PRIOR.sigma });
+
+/**
+ * The skill estimate a stored live row carries, as JSON text (the prior before the player's
+ * first counted game); null for a row written before rows carried it.
+ */
+export function skillJson(data: string): string | null {
+  const f = data.split('|');
+  if (f.length < 9) return null;
+  if (f[7] === '' || f[8] === '') return PRIOR_JSON;
+  return `{"mu":${jsonNumber(f[7])},"sigma":${jsonNumber(f[8])}}`;
 }
 
 /**

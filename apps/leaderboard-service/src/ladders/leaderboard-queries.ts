@@ -6,7 +6,7 @@ import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
 import { BoardHeads } from '../boards/board-heads.js';
 import { DailyPageCache } from '../boards/daily-page-cache.js';
-import { hasBoard, rowJson } from '../boards/board-row.js';
+import { hasBoard, rowJson, skillJson } from '../boards/board-row.js';
 import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
 import { type RankedItem, rankSlice } from '../boards/ranked-page.js';
 import { Metrics } from '../ops/metrics.js';
@@ -125,13 +125,11 @@ export class LeaderboardQueries {
   /**
    * A player's answer as JSON text: their row, whether ranked, their skill estimate, and per
    * board (live, newest daily) the view, their rank, their standing on a daily board and the
-   * rows around them. The estimate is read from PostgreSQL by primary key while Redis answers.
+   * rows around them. The estimate comes with the live row; a row stored before rows carried
+   * it (until the player's next game or the next rebuild) has it read by primary key.
    */
   async player(ladder: LadderConfig, player: string, around: number): Promise<string> {
-    const [[live, daily], stored] = await Promise.all([
-      this.store.member(ladder.id, [LIVE, null], player, around),
-      this.skills.players(ladder.id, [player]),
-    ]);
+    const [live, daily] = await this.store.member(ladder.id, [LIVE, null], player, around);
     if (!live?.data)
       throw new NotFoundException(`player "${player}" has no games on ladder "${ladder.id}"`);
     const side = (s: PlayerSlices | undefined): string => {
@@ -146,11 +144,16 @@ export class LeaderboardQueries {
       return `${head}${standing},"around":${this.rows(ranked, ladder)}}`;
     };
     const row = rowJson(null, player, live.data, ladder).slice(1, -1);
-    // Null until the player's first counted game: the prior.
-    const mu = stored[0]?.mu ?? SKILL_PRIOR.mu;
-    const sigma = stored[0]?.sigma ?? SKILL_PRIOR.sigma;
-    const skill = `{"mu":${JSON.stringify(mu)},"sigma":${JSON.stringify(sigma)}}`;
+    const skill = skillJson(live.data) ?? (await this.storedSkill(ladder, player));
     return `{"ladder":${JSON.stringify(ladder.id)},${row},"ranked":${live.index !== null},"skill":${skill},"live":${side(live)},"daily":${side(daily)}}`;
+  }
+
+  /** A player's estimate as PostgreSQL holds it, as JSON text (the prior before any). */
+  private async storedSkill(ladder: LadderConfig, player: string): Promise<string> {
+    const [stored] = await this.skills.players(ladder.id, [player]);
+    const mu = stored?.mu ?? SKILL_PRIOR.mu;
+    const sigma = stored?.sigma ?? SKILL_PRIOR.sigma;
+    return `{"mu":${JSON.stringify(mu)},"sigma":${JSON.stringify(sigma)}}`;
   }
 
   /** Ranked items as a JSON array of rows. */
