@@ -33,8 +33,7 @@ const toSkill = (r: RawSkill): StoredSkill => ({
 });
 
 /**
- * What the matchmaking API reads: players' estimates (by primary key, or every player active
- * since an instant: a scan of the ladder's rows, as `ladder_players` has no index on them), the
+ * What the matchmaking API reads: players' estimates (by primary key, or a whole ladder's), the
  * ladders' log positions, and the events since a position (whose players' estimates may have
  * moved).
  */
@@ -51,11 +50,11 @@ export class SkillReader {
     return rows.map(toSkill);
   }
 
-  /** Every player whose last counted game finished at or after `since` (epoch ms). */
-  async activeSince(ladder: string, since: number): Promise<StoredSkill[]> {
+  /** Every player of the ladder (a scan of its rows: nothing indexes the estimates). */
+  async ladderPlayers(ladder: string): Promise<StoredSkill[]> {
     const rows = await this.sql.query<RawSkill>(
-      `SELECT ${COLUMNS} FROM ladder_players WHERE ladder = $1 AND last_played_at >= $2`,
-      [ladder, since],
+      `SELECT ${COLUMNS} FROM ladder_players WHERE ladder = $1`,
+      [ladder],
     );
     return rows.map(toSkill);
   }

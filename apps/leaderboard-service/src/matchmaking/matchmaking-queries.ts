@@ -22,7 +22,7 @@ export class MatchmakingQueries {
   /**
    * The active players closest in mean to the player, each with the player's chance to beat
    * them and how even the game would be. The player is read from the index, or by primary key
-   * when the index lacks them (inactive, or newer than the index); unknown to the ladder: 404.
+   * when the index lacks them (newer than the index, or unknown to the ladder: 404).
    */
   async opponents(ladder: LadderConfig, player: string, limit: number): Promise<OpponentsAnswer> {
     const now = Date.now();

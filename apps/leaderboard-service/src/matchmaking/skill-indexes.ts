@@ -44,16 +44,15 @@ export const indexed = (row: StoredSkill): IndexedSkill => ({
 });
 
 /**
- * Per ladder, the matchmaking index (`SkillIndex`) of the players active in the last 14 days,
- * loaded from PostgreSQL on first use and kept in step by polling: every CHECK_EVERY_MS the
- * loaded ladders' log positions (`ladders.last_seq`, one query for all); a ladder that moved
- * has its new events read from the event store, and only the players they name are read again
- * (by primary key) and moved in the index. Polling rather than the rating-changes consumer:
- * instances of the service share that consumer's group, so each sees only some ladders'
- * messages, and a message names only the players whose points moved (a game that counts for
- * the estimate alone names nobody). So an answer lags the rating service's commit by about
- * CHECK_EVERY_MS plus a query, and by at most RELOAD_AT_MOST_EVERY_MS plus a load after an
- * annulment (ADR 21). Each answer carries its `asOf`.
+ * Per ladder, the matchmaking index (`SkillIndex`) of its players (the walk skips those not
+ * active in the last 14 days; they are there to ask), loaded from PostgreSQL on first use and
+ * kept in step by polling: every CHECK_EVERY_MS the loaded ladders' log positions
+ * (`ladders.last_seq`, one query for all); a ladder that moved has its new events read from the
+ * event store, and only the players they name are read again (by primary key) and moved in the
+ * index. Polling rather than the rating-changes consumer: instances of the service share that
+ * consumer's group, so each sees only some ladders' messages. So an answer lags the rating
+ * service's commit by about CHECK_EVERY_MS plus a few queries, and by at most
+ * RELOAD_AT_MOST_EVERY_MS plus a load after an annulment (ADR 21). Each answer carries `asOf`.
  */
 @Injectable()
 export class SkillIndexes implements OnApplicationShutdown {
@@ -88,7 +87,7 @@ export class SkillIndexes implements OnApplicationShutdown {
     return loading;
   }
 
-  /** Stored estimates of players, by primary key (those the index lacks: inactive, or new). */
+  /** Stored estimates of players, by primary key (as fresh as PostgreSQL). */
   stored(ladder: string, players: readonly string[]): Promise<StoredSkill[]> {
     return this.reader.players(ladder, players);
   }
@@ -99,16 +98,19 @@ export class SkillIndexes implements OnApplicationShutdown {
     await this.checking;
   }
 
-  /** The ladder's active players, read whole; the position first, so nothing falls between. */
+  /** The ladder's players, read whole; the position first, so nothing falls between. */
   private async load(ladder: string): Promise<LoadedIndex> {
     const started = Date.now();
     const seq = (await this.reader.logPositions([ladder])).get(ladder) ?? 0;
-    const rows = await this.reader.activeSince(ladder, started - ACTIVE_FOR_MS);
+    const rows = await this.reader.ladderPlayers(ladder);
     const index = new SkillIndex(rows.map(indexed));
     const seconds = (Date.now() - started) / 1000;
     this.metrics.skillIndexLoad.observe({ ladder }, seconds);
+    const active = rows.filter(
+      (r) => r.lastPlayedAt !== null && r.lastPlayedAt >= started - ACTIVE_FOR_MS,
+    ).length;
     this.logger.log(
-      `loaded the skill index of ${ladder}: ${index.size} active players in ${Math.round(seconds * 1000)} ms`,
+      `loaded the skill index of ${ladder}: ${index.size} players (${active} active) in ${Math.round(seconds * 1000)} ms`,
     );
     return { index, seq, checkedAt: started, loadedAt: started, reloadDue: false };
   }
