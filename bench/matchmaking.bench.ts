@@ -3,7 +3,7 @@
 // a naive baseline in the same run: the same answer as one PostgreSQL query per request
 // (`ORDER BY abs(skill_mu - $x), player LIMIT n` over the ladder's active players: no index can
 // serve it, and `ladder_players` has none on the estimate on purpose, ADR 21), sent from this
-// process at the same rate over as many connections, timed from when each was due.
+// process over as many connections.
 //
 // The skill columns are seeded directly: means normal around 25 (sd 6), sigmas 1 to 8, last games
 // spread over the last 30 days (about 14/30 of the players active). Runs:

@@ -42,14 +42,10 @@ const toRow = (r: RawStanding): StandingRow => ({
   draws: r.draws,
   ratedGames: r.rated_games,
   level: r.level,
+  // The two columns are written together: both null, or both numbers.
   ...(r.skill_mu === undefined
     ? {}
-    : {
-        skill:
-          r.skill_mu === null || r.skill_sigma === null || r.skill_sigma === undefined
-            ? null
-            : { mu: r.skill_mu, sigma: r.skill_sigma },
-      }),
+    : { skill: r.skill_mu === null ? null : { mu: r.skill_mu, sigma: r.skill_sigma! } }),
 });
 
 /** What the leaderboards load from PostgreSQL: the frozen daily standings and the live ladder. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { LadderEvent } from '@ranking/contracts';
 import { type StoredSkill, SkillReader } from '@ranking/persistence';
 import {
@@ -55,7 +55,7 @@ export const indexed = (row: StoredSkill): IndexedSkill => ({
  * RELOAD_AT_MOST_EVERY_MS plus a load after an annulment (ADR 21). Each answer carries `asOf`.
  */
 @Injectable()
-export class SkillIndexes implements OnApplicationShutdown {
+export class SkillIndexes implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SkillIndexes.name);
   private readonly loaded = new Map<string, LoadedIndex>();
   private readonly loading = new Map<string, Promise<LoadedIndex>>();
@@ -92,7 +92,8 @@ export class SkillIndexes implements OnApplicationShutdown {
     return this.reader.players(ladder, players);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before PostgreSQL closes: the check under way finishes, no other starts. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.checking;
