@@ -53,9 +53,10 @@ export class SkillBook {
     return this.states;
   }
 
-  /** A player's estimate (the prior when none counted yet). */
+  /** A player's estimate (the prior when none counted yet), as a copy: the book's own changes. */
   skillOf(id: string): Skill {
-    return this.states.get(id) ?? SKILL_PRIOR;
+    const state = this.states.get(id);
+    return state === undefined ? SKILL_PRIOR : { mu: state.mu, sigma: state.sigma };
   }
 
   /** A game the ladder keeps: counted when `match` is given, else only saved for a correction. */
@@ -103,10 +104,15 @@ export class SkillBook {
       skills.push(before[i]!.mu, before[i]!.sigma, now.mu, now.sigma);
       if (was.mu === now.mu && was.sigma === now.sigma) continue;
       const current = this.skillOf(id);
-      const next = {
-        mu: current.mu + (now.mu - was.mu),
-        sigma: current.sigma * (now.sigma / was.sigma),
-      };
+      // Nothing counted since (the estimate is still what the game left): the corrected one
+      // itself, as the difference and ratio would give it but for rounding.
+      const untouched = current.mu === was.mu && current.sigma === was.sigma;
+      const next = untouched
+        ? now
+        : {
+            mu: current.mu + (now.mu - was.mu),
+            sigma: current.sigma * (now.sigma / was.sigma),
+          };
       this.set(id, next, match === null ? null : finishedAt);
       changes.push({ player: id, before: current, after: next });
     }
