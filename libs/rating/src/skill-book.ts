@@ -69,8 +69,14 @@ export class SkillBook {
       }
       return [];
     }
+    // One look-up a player: the states found (undefined for a new player) are written below.
+    const states: (MutableState | undefined)[] = [];
     const before: Skill[] = [];
-    for (const id of players) before.push(this.skillOf(id));
+    for (const id of players) {
+      const state = this.states.get(id);
+      states.push(state);
+      before.push(state === undefined ? SKILL_PRIOR : { mu: state.mu, sigma: state.sigma });
+    }
     const after = rateMatch(before, match);
     const changes: SkillChange[] = [];
     for (let i = 0; i < players.length; i++) {
@@ -78,7 +84,16 @@ export class SkillBook {
       const was = before[i]!;
       const now = after[i]!;
       games.write(slot, i, was.mu, was.sigma, now.mu, now.sigma);
-      this.set(id, now, finishedAt);
+      const state = states[i];
+      if (state === undefined) {
+        this.states.set(id, { mu: now.mu, sigma: now.sigma, lastPlayedAt: finishedAt });
+      } else {
+        state.mu = now.mu;
+        state.sigma = now.sigma;
+        if (state.lastPlayedAt === null || finishedAt > state.lastPlayedAt)
+          state.lastPlayedAt = finishedAt;
+      }
+      this.writtenPlayers?.add(id);
       changes.push({ player: id, before: was, after: now });
     }
     return changes;

@@ -18,15 +18,20 @@ export const SKILL_PRIOR: Skill = Object.freeze(rating());
  * the event's order; players outside every side keep theirs.
  */
 export function rateMatch(before: readonly Skill[], match: SkillMatch): Skill[] {
-  const teams = match.sides.map((side) => side.map((i) => before[i]!));
+  const { sides } = match;
+  const teams: Skill[][] = [];
+  for (const side of sides) {
+    const team: Skill[] = [];
+    for (const i of side) team.push(before[i]!);
+    teams.push(team);
+  }
   const rated = rate(teams, { rank: [...match.places] });
   const after = [...before];
-  match.sides.forEach((side, s) =>
-    side.forEach((i, k) => {
-      const r = rated[s]![k]!;
-      after[i] = { mu: r.mu, sigma: r.sigma };
-    }),
-  );
+  // openskill's results are fresh {mu, sigma} objects: kept as they are.
+  for (let s = 0; s < sides.length; s++) {
+    const side = sides[s]!;
+    for (let k = 0; k < side.length; k++) after[side[k]!] = rated[s]![k]!;
+  }
   return after;
 }
 
