@@ -57,7 +57,7 @@ const fold = engine.ladderFolds.get(ladder.id)!;
 const players = fold.changedPlayers();
 for (let i = 0; i < players.length; i += 10_000)
   await repo.upsertPlayers(ladder.id, players.slice(i, i + 10_000));
-const games = [...fold.encodedGames()];
+const games = [...fold.gameRows()];
 for (let i = 0; i < games.length; i += 25_000)
   await repo.insertGames(ladder.id, games.slice(i, i + 25_000));
 await repo.lockLadders([ladder.id]);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { byCodeUnit, type PeriodCounts, type PlayerState } from '@ranking/rating';
+import { byCodeUnit, type PeriodCounts, type PlayerState, type SkillState } from '@ranking/rating';
 
 const counts = (c: PeriodCounts) => c.map(({ key, count }) => [key, count]);
 
@@ -31,10 +31,22 @@ export function canonicalPlayer(p: PlayerState): string {
   return JSON.stringify(fields);
 }
 
-/** sha256 (hex) over every player's canonical line, players in code-unit id order. */
-export function playersChecksum(players: Iterable<PlayerState>): string {
+/** A skill estimate as canonical text (null: none counted yet). */
+const canonicalSkill = (s: SkillState | undefined): string =>
+  s === undefined ? 'null' : JSON.stringify([s.mu, s.sigma, s.lastPlayedAt]);
+
+/**
+ * sha256 (hex) over every player's canonical line, players in code-unit id order; with their
+ * skill estimates when given (the rating service keeps them, so a rebuild checks them too).
+ */
+export function playersChecksum(
+  players: Iterable<PlayerState>,
+  skills?: ReadonlyMap<string, SkillState>,
+): string {
   const hash = createHash('sha256');
-  for (const p of [...players].sort((a, b) => byCodeUnit(a.id, b.id)))
-    hash.update(`${canonicalPlayer(p)}\n`);
+  for (const p of [...players].sort((a, b) => byCodeUnit(a.id, b.id))) {
+    const skill = skills === undefined ? '' : `\t${canonicalSkill(skills.get(p.id))}`;
+    hash.update(`${canonicalPlayer(p)}${skill}\n`);
+  }
   return hash.digest('hex');
 }

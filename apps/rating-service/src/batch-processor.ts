@@ -7,8 +7,13 @@ import {
   TOPICS,
 } from '@ranking/contracts';
 import {
+  decodeSkillGame,
+  type GameRow,
   type LadderConfig,
   LadderFold,
+  type LadderOutcome,
+  type SkillGame,
+  type SkillState,
   type GameRecord,
   type PlayerChange,
   type PlayerState,
@@ -19,6 +24,7 @@ import {
 } from '@ranking/rating';
 import { type OutcomeCount, OutcomeTally } from '@ranking/kafka';
 import {
+  boardStandingOf,
   deadLetterOf,
   type HistoryRow,
   type LadderCounters,
@@ -33,6 +39,9 @@ import {
   unprocessable,
 } from '@ranking/persistence';
 import { applyAnnulment } from './ladder-refold.js';
+
+/** A game's saved skill estimates with its id, as a skill snapshot lists them. */
+type SkillGameRow = SkillGame & { readonly id: string };
 
 /** Players read per page when a close touches the whole ladder. */
 export const CLOSE_PAGE = 20_000;
@@ -142,6 +151,7 @@ export class BatchProcessor {
     const snapshots = await this.loadSlices(events);
     const engine = ReplayEngine.restore(this.ladders, {
       simulate: false,
+      skill: true,
       seen: [...known],
       ladders: snapshots.map((s) => s.snapshot),
       clocks: [],
@@ -175,7 +185,8 @@ export class BatchProcessor {
               reason: result.outcome.reason,
             });
           } else if (result.outcome.status === 'applied') {
-            this.recordChanges(result.event, c.lastSeq, result.outcome.changes, pending);
+            const fold = engine.ladderFolds.get(ladder)!;
+            this.recordChanges(result.event, c.lastSeq, result.outcome, fold.players, pending);
           }
           break;
         }
@@ -183,12 +194,12 @@ export class BatchProcessor {
     }
     // Every ladder's players in one statement and its game records in another: only what the
     // fold wrote since it was restored from the rows.
-    const players: [string, PlayerState[]][] = [];
-    const games: [string, Map<string, string>][] = [];
+    const players: [string, PlayerState[], ReadonlyMap<string, SkillState>][] = [];
+    const games: [string, GameRow[]][] = [];
     for (const loaded of snapshots) {
       const fold = engine.ladderFolds.get(loaded.snapshot.ladder)!;
-      players.push([fold.ladder.id, fold.changedPlayers()]);
-      games.push([fold.ladder.id, fold.changedGames()]);
+      players.push([fold.ladder.id, fold.changedPlayers(), fold.skill!.players]);
+      games.push([fold.ladder.id, fold.changedGameRows()]);
     }
     await this.repo.upsertPlayersOf(players);
     await this.repo.upsertGamesOf(games);
@@ -204,31 +215,41 @@ export class BatchProcessor {
       if (list) list.push(e);
       else byLadder.set(e.ladder, [e]);
     }
-    const wanted = new Map<string, GameRecord[]>();
+    const wanted = new Map<string, { records: GameRecord[]; skills: SkillGameRow[] }>();
     const playerIds = new Map<string, string[]>();
     for (const [ladderId, ladderEvents] of byLadder) {
       const fold = new LadderFold(this.ladders.get(ladderId)!);
       const gameIds = ladderEvents.flatMap((e) => (e.type === 'game.corrected' ? [e.gameId] : []));
       const games = await this.repo.loadGames(ladderId, gameIds);
-      const records = [...games].map(([id, encoded]) => decodeRecord(id, encoded, fold.rules));
+      const records: GameRecord[] = [];
+      const skills: SkillGameRow[] = [];
+      for (const [id, stored] of games) {
+        const record = decodeRecord(id, stored.record, fold.rules);
+        records.push(record);
+        if (stored.skill !== null) {
+          const ids = record.players.map((p) => p.id);
+          skills.push({ id, ...decodeSkillGame(stored.skill, ids) });
+        }
+      }
       const ids = new Set<string>();
       for (const e of ladderEvents) {
         if (e.type === 'game.finished') for (const p of e.players) ids.add(p.id);
         if (e.type === 'player.penalized') ids.add(e.player);
       }
       for (const r of records) for (const p of r.players) ids.add(p.id);
-      wanted.set(ladderId, records);
+      wanted.set(ladderId, { records, skills });
       playerIds.set(ladderId, [...ids]);
     }
     // Every ladder's players in one query.
     const found = await this.repo.loadPlayersOf(playerIds);
-    return [...wanted].map(([ladderId, records]) => ({
+    return [...wanted].map(([ladderId, { records, skills }]) => ({
       snapshot: {
         ladder: ladderId,
-        players: found.get(ladderId) ?? [],
+        players: found.get(ladderId)?.players ?? [],
         games: records,
         closed: [],
         accepted: 0,
+        skill: { players: found.get(ladderId)?.skills ?? [], games: skills },
       },
     }));
   }
@@ -281,7 +302,14 @@ export class BatchProcessor {
       const changes = outcome.status === 'applied' ? outcome.changes : [];
       await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
       await this.repo.appendHistory(
-        changes.map((change) => ({ ladder: ladder.id, seq, eventId: event.id, change })),
+        changes.map((change) => ({
+          ladder: ladder.id,
+          seq,
+          eventId: event.id,
+          change,
+          standing: boardStandingOf(fold.players.get(change.player)!),
+          skill: null,
+        })),
       );
       moved += changes.length;
       for (const change of changes)
@@ -308,20 +336,41 @@ export class BatchProcessor {
     pending.events = [];
     await this.repo.appendHistory(pending.history);
     pending.history = [];
-    const changes = await applyAnnulment(this.sql, ladder, event);
+    const { changes, players, skill } = await applyAnnulment(this.sql, ladder, event);
     for (const change of changes)
-      pending.history.push({ ladder: ladder.id, seq, eventId: event.id, change });
+      pending.history.push({
+        ladder: ladder.id,
+        seq,
+        eventId: event.id,
+        change,
+        standing: boardStandingOf(players.get(change.player)!),
+        skill: skill.get(change.player) ?? null,
+      });
     this.publishChanges(event, seq, [], changes.length, pending);
   }
 
+  /**
+   * An applied event's history rows (the players' board fields right after it, and how it moved
+   * their estimates) and its rating-changes message.
+   */
   private recordChanges(
     event: LadderEvent,
     seq: number,
-    changes: readonly PlayerChange[],
+    outcome: Extract<LadderOutcome, { status: 'applied' }>,
+    players: ReadonlyMap<string, PlayerState>,
     pending: Pending,
   ): void {
+    const { changes } = outcome;
+    const skill = new Map((outcome.skill ?? []).map((s) => [s.player, s]));
     for (const change of changes)
-      pending.history.push({ ladder: event.ladder, seq, eventId: event.id, change });
+      pending.history.push({
+        ladder: event.ladder,
+        seq,
+        eventId: event.id,
+        change,
+        standing: boardStandingOf(players.get(change.player)!),
+        skill: skill.get(change.player) ?? null,
+      });
     this.publishChanges(event, seq, changes, changes.length, pending);
   }
 

@@ -3,7 +3,10 @@ import type { Sql } from './sql.js';
 import { storableOrNull } from './storable-text.js';
 
 /** A column of an append-only table: its name and PostgreSQL type (for the INSERT fallback). */
-export type AppendColumn = readonly [name: string, type: 'text' | 'bigint' | 'float8' | 'json'];
+export type AppendColumn = readonly [
+  name: string,
+  type: 'text' | 'int4' | 'bigint' | 'float8' | 'json',
+];
 
 /** A value of an appended row: text, a number, or null. */
 export type AppendValue = string | number | null;

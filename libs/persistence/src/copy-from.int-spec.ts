@@ -7,8 +7,14 @@ import type { DataSource } from 'typeorm';
 // COPY's text format would otherwise take for a separator or an escape.
 
 const awkward = ['tab\there', 'line\nbreak', 'cr\rhere', 'back\\slash', '\\N', '棋😀', 'q"uote'];
-const games = (prefix: string): [string, string][] =>
-  awkward.map((text, i) => [`${prefix}-${text}-${i}`, JSON.stringify([i, text, { t: text }])]);
+type Row = [string, string, string | null];
+const games = (prefix: string): Row[] =>
+  awkward.map((text, i) => [
+    `${prefix}-${text}-${i}`,
+    JSON.stringify([i, text, { t: text }]),
+    // The saved skill estimates: a text, or null (a game stored before they existed).
+    i % 2 === 0 ? null : `${1_700_000_000_000 + i}|25,8.333333333333334,${25 + i / 7},8.1`,
+  ]);
 
 describe('insertGames by COPY and by INSERT (real PostgreSQL)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -24,15 +30,14 @@ describe('insertGames by COPY and by INSERT (real PostgreSQL)', () => {
     await database.drop();
   });
 
-  const stored = async (ladder: string): Promise<[string, string][]> => {
-    const rows = await db.query<{ game_id: string; record: string }[]>(
-      'SELECT game_id, record FROM ladder_games WHERE ladder = $1 ORDER BY game_id COLLATE "C"',
+  const stored = async (ladder: string): Promise<Row[]> => {
+    const rows = await db.query<{ game_id: string; record: string; skill: string | null }[]>(
+      'SELECT game_id, record, skill FROM ladder_games WHERE ladder = $1 ORDER BY game_id COLLATE "C"',
       [ladder],
     );
-    return rows.map((r) => [r.game_id, r.record]);
+    return rows.map((r) => [r.game_id, r.record, r.skill]);
   };
-  const sorted = (rows: [string, string][]) =>
-    [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = (rows: Row[]) => [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
   it('writes the same rows either way, in the transaction that holds the COPY', async () => {
     let copied: Sql | undefined;

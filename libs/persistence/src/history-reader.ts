@@ -1,3 +1,4 @@
+import type { Skill } from '@ranking/rating';
 import type { Sql } from './sql.js';
 
 /** One change of a player's rating, with the rating core's reason for it. */
@@ -11,6 +12,8 @@ export interface HistoryEntry {
   readonly result: string | null;
   readonly why: unknown;
   readonly at: string;
+  /** How the change moved the player's skill estimate (null: it did not, or before estimates were kept). */
+  readonly skill: { readonly before: Skill; readonly after: Skill } | null;
 }
 
 /** Reads `rating_history`, newest first, a page at a time (keyset on the row id). */
@@ -33,8 +36,14 @@ export class HistoryReader {
       result: string | null;
       why: unknown;
       at: Date;
+      skill_mu_before: number | null;
+      skill_sigma_before: number | null;
+      skill_mu_after: number | null;
+      skill_sigma_after: number | null;
     }>(
-      `SELECT id, seq, event_id, before, after, delta, result, why, at FROM rating_history
+      `SELECT id, seq, event_id, before, after, delta, result, why, at,
+              skill_mu_before, skill_sigma_before, skill_mu_after, skill_sigma_after
+       FROM rating_history
        WHERE ladder = $1 AND player = $2 AND ($3::bigint IS NULL OR id < $3)
        ORDER BY id DESC LIMIT $4`,
       [ladder, player, beforeId, limit],
@@ -49,6 +58,13 @@ export class HistoryReader {
       result: r.result,
       why: r.why,
       at: r.at.toISOString(),
+      skill:
+        r.skill_mu_after === null
+          ? null
+          : {
+              before: { mu: r.skill_mu_before!, sigma: r.skill_sigma_before! },
+              after: { mu: r.skill_mu_after, sigma: r.skill_sigma_after! },
+            },
     }));
   }
 }

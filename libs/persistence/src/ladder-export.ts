@@ -1,6 +1,13 @@
-import { type LadderConfig, type PlayerState, RULE_SETS, renderStandings } from '@ranking/rating';
+import {
+  type LadderConfig,
+  type PlayerState,
+  RULE_SETS,
+  renderStandings,
+  SkillBook,
+} from '@ranking/rating';
 import { ladderPayloadsCopy, payloadBatches } from './event-payload-copy.js';
 import { LadderRepository } from './ladder-repository.js';
+import type { SkilledPlayer } from './player-rows.js';
 import { MessageLog } from './message-log.js';
 import type { Sql } from './sql.js';
 
@@ -62,11 +69,15 @@ export async function* exportLog(
     yield `${page.join('\n')}\n`;
 }
 
-/** The live state in the contract's output format (comparable with `ranking replay` of the log). */
+/**
+ * The live state in the contract's output format (comparable with `ranking replay` of the log;
+ * with `skill`, with the estimates, comparable with `ranking replay --skill`).
+ */
 export async function exportStandings(
   sql: Sql,
   ladders: ReadonlyMap<string, LadderConfig>,
   only: string | null,
+  options: { readonly skill?: boolean } = {},
 ): Promise<Iterable<string>> {
   const repo = new LadderRepository(sql);
   const active = await repo.activeLadders();
@@ -75,14 +86,17 @@ export async function exportStandings(
     const ladder = ladders.get(id);
     if (!ladder || (only !== null && id !== only)) continue;
     const players = new Map<string, PlayerState>();
+    const skills: SkilledPlayer[] = [];
     let after: string | null = null;
     for (;;) {
-      const page = await repo.playersAfter(id, after, PAGE);
-      if (page.length === 0) break;
-      for (const p of page) players.set(p.id, p);
-      after = page[page.length - 1]!.id;
+      const page = await repo.playersWithSkillAfter(id, after, PAGE);
+      if (page.players.length === 0) break;
+      for (const p of page.players) players.set(p.id, p);
+      skills.push(...page.skills);
+      after = page.players[page.players.length - 1]!.id;
     }
-    folds.push({ ladder, rules: RULE_SETS[ladder.ruleSet], players });
+    const skill = options.skill === true ? SkillBook.restore({ players: skills, games: [] }) : null;
+    folds.push({ ladder, rules: RULE_SETS[ladder.ruleSet], players, skill });
   }
   const rejected = only === null ? await new MessageLog(sql).rejectedList() : [];
   return renderStandings(folds, rejected, await repo.voidList(only));

@@ -1,10 +1,12 @@
 import type { LadderEvent } from '@ranking/contracts';
-import type { PlayerChange, PlayerState } from '@ranking/rating';
+import type { GameRow, PlayerChange, PlayerState, Skill, SkillState } from '@ranking/rating';
 import {
   PLAYER_COLUMNS,
   playerRecords,
   playerFromRow,
   type PlayerRow,
+  skillFromRow,
+  type SkilledPlayer,
   UPSERT_PLAYERS,
 } from './player-rows.js';
 import type { Sql } from './sql.js';
@@ -29,6 +31,16 @@ const HISTORY_COLUMNS: readonly AppendColumn[] = [
   ['delta', 'float8'],
   ['result', 'text'],
   ['why', 'json'],
+  ['games', 'int4'],
+  ['wins', 'int4'],
+  ['losses', 'int4'],
+  ['draws', 'int4'],
+  ['rated_games', 'int4'],
+  ['level', 'int4'],
+  ['skill_mu_before', 'float8'],
+  ['skill_sigma_before', 'float8'],
+  ['skill_mu_after', 'float8'],
+  ['skill_sigma_after', 'float8'],
 ];
 const VOID_COLUMNS: readonly AppendColumn[] = [
   ['ladder', 'text'],
@@ -44,11 +56,37 @@ export interface StoredEvent {
   readonly event: LadderEvent;
 }
 
+/** A player's board fields after a change: their row on the live board from then on. */
+export type BoardStanding = Pick<
+  PlayerState,
+  'games' | 'wins' | 'losses' | 'draws' | 'ratedGames' | 'level'
+>;
+
+/** The board fields of a player's state, copied (a fold changes its records in place). */
+export const boardStandingOf = (p: PlayerState): BoardStanding => ({
+  games: p.games,
+  wins: p.wins,
+  losses: p.losses,
+  draws: p.draws,
+  ratedGames: p.ratedGames,
+  level: p.level,
+});
+
 export interface HistoryRow {
   readonly ladder: string;
   readonly seq: number;
   readonly eventId: string;
   readonly change: PlayerChange;
+  /** The player after the change: the latest row by an instant is the player as the board showed them then. */
+  readonly standing: BoardStanding;
+  /** How the event moved the player's skill estimate (null: it did not). */
+  readonly skill: { readonly before: Skill; readonly after: Skill } | null;
+}
+
+/** What a batch loads of a ladder's players: their states and the estimates of those that have one. */
+export interface LoadedPlayers {
+  readonly players: PlayerState[];
+  readonly skills: SkilledPlayer[];
 }
 
 export interface LadderCounters {
@@ -102,12 +140,12 @@ export class LadderRepository {
     );
   }
 
-  /** Players of several ladders in one query: by ladder, those that exist. */
+  /** Players of several ladders in one query: by ladder, those that exist, and their skill estimates. */
   async loadPlayersOf(
     wanted: ReadonlyMap<string, readonly string[]>,
-  ): Promise<Map<string, PlayerState[]>> {
+  ): Promise<Map<string, LoadedPlayers>> {
     const keys = [...wanted].flatMap(([l, ids]) => ids.map((p) => ({ l, p })));
-    const found = new Map<string, PlayerState[]>();
+    const found = new Map<string, LoadedPlayers>();
     if (keys.length === 0) return found;
     const rows = await this.sql.query<PlayerRow & { ladder: string }>(
       // One primary-key lookup per key. Written as a join (or IN), the planner takes the
@@ -119,9 +157,11 @@ export class LadderRepository {
       [JSON.stringify(keys)],
     );
     for (const row of rows) {
-      const list = found.get(row.ladder);
-      if (list) list.push(playerFromRow(row));
-      else found.set(row.ladder, [playerFromRow(row)]);
+      let loaded = found.get(row.ladder);
+      if (!loaded) found.set(row.ladder, (loaded = { players: [], skills: [] }));
+      loaded.players.push(playerFromRow(row));
+      const skill = skillFromRow(row);
+      if (skill) loaded.skills.push(skill);
     }
     return found;
   }
@@ -138,48 +178,79 @@ export class LadderRepository {
     return rows.map(playerFromRow);
   }
 
-  async upsertPlayers(ladder: string, players: readonly PlayerState[]): Promise<void> {
-    await this.upsertPlayersOf([[ladder, players]]);
+  /** The same page with the players' skill estimates (those that have one). */
+  async playersWithSkillAfter(
+    ladder: string,
+    after: string | null,
+    limit: number,
+  ): Promise<LoadedPlayers> {
+    const rows = await this.sql.query<PlayerRow>(
+      `SELECT ${PLAYER_COLUMNS} FROM ladder_players
+       WHERE ladder = $1 AND player > $2 ORDER BY player LIMIT $3`,
+      [ladder, after ?? '', limit],
+    );
+    return {
+      players: rows.map(playerFromRow),
+      skills: rows.flatMap((r) => skillFromRow(r) ?? []),
+    };
   }
 
-  /** Players of several ladders in one statement. */
+  /** Players of a ladder, with the skill estimates of those that have one in `skills`. */
+  async upsertPlayers(
+    ladder: string,
+    players: readonly PlayerState[],
+    skills?: ReadonlyMap<string, SkillState>,
+  ): Promise<void> {
+    await this.upsertPlayersOf([[ladder, players, skills]]);
+  }
+
+  /** Players of several ladders in one statement (an absent estimate leaves the stored one). */
   async upsertPlayersOf(
-    byLadder: readonly (readonly [string, readonly PlayerState[]])[],
+    byLadder: readonly (readonly [
+      string,
+      readonly PlayerState[],
+      ReadonlyMap<string, SkillState>?,
+    ])[],
   ): Promise<void> {
     if (byLadder.every(([, players]) => players.length === 0)) return;
     await this.sql.query(UPSERT_PLAYERS, [playerRecords(byLadder)]);
   }
 
-  /** Encoded game records (see the rating core's game-record-codec) by game id. */
-  async loadGames(ladder: string, gameIds: readonly string[]): Promise<Map<string, string>> {
+  /**
+   * Encoded game records (see the rating core's game-record-codec) by game id, with their saved
+   * skill estimates (skill-record-codec; null for a game stored before the estimate existed).
+   */
+  async loadGames(
+    ladder: string,
+    gameIds: readonly string[],
+  ): Promise<Map<string, { record: string; skill: string | null }>> {
     if (gameIds.length === 0) return new Map();
-    const rows = await this.sql.query<{ game_id: string; record: string }>(
-      'SELECT game_id, record FROM ladder_games WHERE ladder = $1 AND game_id = ANY($2::text[])',
+    const rows = await this.sql.query<{ game_id: string; record: string; skill: string | null }>(
+      'SELECT game_id, record, skill FROM ladder_games WHERE ladder = $1 AND game_id = ANY($2::text[])',
       [ladder, gameIds],
     );
-    return new Map(rows.map((r) => [r.game_id, r.record]));
+    return new Map(rows.map((r) => [r.game_id, { record: r.record, skill: r.skill }]));
   }
 
-  /** Encoded game records of several ladders in one statement. */
-  async upsertGamesOf(
-    byLadder: readonly (readonly [string, ReadonlyMap<string, string>])[],
-  ): Promise<void> {
-    const rows = byLadder.flatMap(([l, games]) => [...games].map(([g, r]) => ({ l, g, r })));
+  /** Games of several ladders in one statement (a null estimate leaves the stored one). */
+  async upsertGamesOf(byLadder: readonly (readonly [string, readonly GameRow[]])[]): Promise<void> {
+    const rows = byLadder.flatMap(([l, games]) => games.map(([g, r, s]) => ({ l, g, r, s })));
     if (rows.length === 0) return;
     await this.sql.query(
-      `INSERT INTO ladder_games (ladder, game_id, record)
-       SELECT r.l, r.g, r.r FROM json_to_recordset($1::json) AS r(l text, g text, r text)
-       ON CONFLICT (ladder, game_id) DO UPDATE SET record = EXCLUDED.record`,
+      `INSERT INTO ladder_games (ladder, game_id, record, skill)
+       SELECT r.l, r.g, r.r, r.s FROM json_to_recordset($1::json) AS r(l text, g text, r text, s text)
+       ON CONFLICT (ladder, game_id) DO UPDATE
+       SET record = EXCLUDED.record, skill = COALESCE(EXCLUDED.skill, ladder_games.skill)`,
       [JSON.stringify(rows)],
     );
   }
 
   /**
-   * Inserts encoded game records the ladder does not hold: what a rebuild writes after
-   * `deleteLadderState` in the same transaction. No conflict handling, so a plain insert
-   * (about a fifth cheaper for PostgreSQL than the upsert).
+   * Inserts games the ladder does not hold: what a rebuild writes after `deleteLadderState` in
+   * the same transaction. No conflict handling, so a plain insert (about a fifth cheaper for
+   * PostgreSQL than the upsert).
    */
-  async insertGames(ladder: string, games: readonly (readonly [string, string])[]): Promise<void> {
+  async insertGames(ladder: string, games: readonly GameRow[]): Promise<void> {
     await appendRows(
       this.sql,
       'ladder_games',
@@ -187,8 +258,19 @@ export class LadderRepository {
         ['ladder', 'text'],
         ['game_id', 'text'],
         ['record', 'text'],
+        ['skill', 'text'],
       ],
-      games.map(([game, record]) => [ladder, game, record]),
+      games.map(([game, record, skill]) => [ladder, game, record, skill]),
+    );
+  }
+
+  /** Clears the skill estimates of players a re-fold left without one (every game of theirs annulled). */
+  async clearSkills(ladder: string, players: readonly string[]): Promise<void> {
+    if (players.length === 0) return;
+    await this.sql.query(
+      `UPDATE ladder_players SET skill_mu = NULL, skill_sigma = NULL, last_played_at = NULL
+       WHERE ladder = $1 AND player = ANY($2::text[])`,
+      [ladder, players],
     );
   }
 
@@ -242,7 +324,7 @@ export class LadderRepository {
       this.sql,
       'rating_history',
       HISTORY_COLUMNS,
-      rows.map(({ ladder, seq, eventId, change }) => [
+      rows.map(({ ladder, seq, eventId, change, standing, skill }) => [
         ladder,
         change.player,
         seq,
@@ -252,6 +334,16 @@ export class LadderRepository {
         change.delta,
         change.result,
         JSON.stringify(change.why),
+        standing.games,
+        standing.wins,
+        standing.losses,
+        standing.draws,
+        standing.ratedGames,
+        standing.level,
+        skill?.before.mu ?? null,
+        skill?.before.sigma ?? null,
+        skill?.after.mu ?? null,
+        skill?.after.sigma ?? null,
       ]),
     );
   }

@@ -22,6 +22,7 @@ export * from './ladder-log.js';
 export * from './skill-match.js';
 export * from './skill-model.js';
 export * from './skill-book.js';
+export * from './skill-record-codec.js';
 export * from './ladder-fold.js';
 export * from './standings.js';
 export * from './replay-engine.js';

@@ -31,6 +31,7 @@ import { copyPlayer, newPlayer, type PlayerRecord, type PlayerState } from './pl
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
 import { SkillBook, type SkillChange, type SkillSnapshot } from './skill-book.js';
+import { encodeSkillGame } from './skill-record-codec.js';
 
 /** What one event did to a ladder. */
 export type LadderOutcome =
@@ -43,6 +44,9 @@ export type LadderOutcome =
       /** How the skill estimate moved, when the fold keeps one (`FoldOptions.skill`). */
       readonly skill?: readonly SkillChange[];
     };
+
+/** A game as the rating service stores it: id, encoded record, encoded saved estimates (or null). */
+export type GameRow = readonly [id: string, record: string, skill: string | null];
 
 /** A ladder's whole state as plain data (JSON-safe). */
 export interface LadderSnapshot {
@@ -218,6 +222,25 @@ export class LadderFold {
     return this.book.encodedRecords();
   }
 
+  /** Every game as the rating service stores it: its record and saved estimates (null without a skill book). */
+  *gameRows(): Generator<GameRow> {
+    const skill = this.skillBook;
+    for (const [id, record] of this.book.encodedRecords()) {
+      const saved = skill?.savedGame(id);
+      yield [id, record, saved === undefined ? null : encodeSkillGame(saved)];
+    }
+  }
+
+  /** The games written since the fold was restored (record or saved estimates), as stored rows. */
+  changedGameRows(): GameRow[] {
+    const ids = new Set(this.book.changes());
+    for (const g of this.skillBook?.changedGames() ?? []) ids.add(g.id);
+    return [...ids].map((id) => {
+      const saved = this.skillBook?.savedGame(id);
+      return [id, this.book.encoded(id)!, saved === undefined ? null : encodeSkillGame(saved)];
+    });
+  }
+
   /** How many games the ladder keeps a record of. */
   get games(): number {
     return this.book.size;
@@ -359,13 +382,13 @@ export class LadderFold {
       voidReason,
       annulment !== null,
     );
-    // The skill estimate counts what the result says (result-only games too), never a void
-    // or covered game; it saves every game the book keeps, for corrections.
+    // The skill estimate counts the games the ladder scores (result-only ones too), never a
+    // void, covered or merely recorded one; it saves every game the book keeps, for corrections.
     const skill =
       this.skillBook?.game(
         event.gameId,
         ids,
-        decision.status === 'void' || annulment !== null
+        effects === null || annulment !== null
           ? null
           : this.rules.skillMatch(event.players, effects),
         finishedAt,

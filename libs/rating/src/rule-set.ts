@@ -104,11 +104,9 @@ export interface RuleSet {
   /** Rule-set-specific output fields (title, level, captures, disconnects). */
   outputFields(player: PlayerState): Record<string, string | number>;
   /**
-   * The game as the skill estimate sees it (sides and places), from its reports and, when it
-   * was scored, its effects (derived results and places); null when it cannot be placed.
+   * A scored game as the skill estimate sees it (sides and places), from its reports (teams,
+   * seats) and its effects (results and places as scored, derived ones included); null when it
+   * cannot be placed (effects without results).
    */
-  skillMatch(
-    players: readonly PlayerReport[],
-    effects: readonly PlayerEffect[] | null,
-  ): SkillMatch | null;
+  skillMatch(players: readonly PlayerReport[], effects: readonly PlayerEffect[]): SkillMatch | null;
 }

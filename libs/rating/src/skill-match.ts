@@ -13,26 +13,25 @@ export interface SkillMatch {
 
 const PLACE: Record<GameResult, number> = { win: 1, draw: 1, loss: 2 };
 
-/** Each player's result: the decision's (derived results included), else the report's. */
-function resultsOf(
-  players: readonly PlayerReport[],
-  effects: readonly PlayerEffect[] | null,
-): GameResult[] | null {
+/**
+ * Each player's result as the game was scored (derived results included); null when a player
+ * has none (a game scored as nothing, e.g. a correction to a game that moves no counter).
+ */
+function resultsOf(effects: readonly PlayerEffect[]): GameResult[] | null {
   const results: GameResult[] = [];
-  for (let i = 0; i < players.length; i++) {
-    const result = effects?.[i]?.result ?? players[i]!.result ?? null;
-    if (result === null) return null;
-    results.push(result);
+  for (const effect of effects) {
+    if (effect.result === null) return null;
+    results.push(effect.result);
   }
   return results;
 }
 
 /** Every player a side of their own, placed by result (a two-player game: one versus one). */
 export function headToHead(
-  players: readonly PlayerReport[],
-  effects: readonly PlayerEffect[] | null,
+  _players: readonly PlayerReport[],
+  effects: readonly PlayerEffect[],
 ): SkillMatch | null {
-  const results = resultsOf(players, effects);
+  const results = resultsOf(effects);
   if (results === null) return null;
   return { sides: results.map((_, i) => [i]), places: results.map((r) => PLACE[r]) };
 }
@@ -43,10 +42,10 @@ export function headToHead(
  */
 export function teamsBy(
   players: readonly PlayerReport[],
-  effects: readonly PlayerEffect[] | null,
+  effects: readonly PlayerEffect[],
   sideOf: (player: PlayerReport) => string,
 ): SkillMatch | null {
-  const results = resultsOf(players, effects);
+  const results = resultsOf(effects);
   if (results === null) return null;
   const index = new Map<string, number>();
   const sides: number[][] = [];

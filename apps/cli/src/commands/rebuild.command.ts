@@ -6,7 +6,7 @@ import {
   sqlOf,
   storedAnnulments,
 } from '@ranking/persistence';
-import { type LadderConfig, LadderFold, type PlayerState } from '@ranking/rating';
+import { type LadderConfig, LadderFold, type PlayerState, type SkillState } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
@@ -77,18 +77,18 @@ export class RebuildCommand extends CommandRunner {
           `warning: the re-fold rejected ${rebuilt.rejected} stored events (ladder configuration changed?)`,
           { ladder: ladder.id, rejected: rebuilt.rejected },
         );
-      const expected = playersChecksum(rebuilt.players);
-      const found = playersChecksum(live);
+      const expected = playersChecksum(rebuilt.players, rebuilt.fold.skill!.players);
+      const found = playersChecksum(live.players, live.skills);
       log.info(`rebuilt: ${rebuilt.players.length} players, sha256 ${expected}`, {
         ladder: ladder.id,
         table: 'rebuilt',
         players: rebuilt.players.length,
         sha256: expected,
       });
-      log.info(`live:    ${live.length} players, sha256 ${found}`, {
+      log.info(`live:    ${live.players.length} players, sha256 ${found}`, {
         ladder: ladder.id,
         table: 'live',
-        players: live.length,
+        players: live.players.length,
         sha256: found,
       });
       if (expected === found) {
@@ -103,12 +103,12 @@ export class RebuildCommand extends CommandRunner {
       const swapStarted = process.hrtime.bigint();
       const swapped = await swap(db, ladder, rebuilt);
       const swapSeconds = Number(process.hrtime.bigint() - swapStarted) / 1e9;
-      const now = playersChecksum(swapped.players);
+      const now = playersChecksum(swapped.players.players, swapped.players.skills);
       log.info(
-        `swapped: wrote ${swapped.players.length} players and ${swapped.games} game records in one transaction (${swapSeconds.toFixed(2)} s)`,
+        `swapped: wrote ${swapped.players.players.length} players and ${swapped.games} game records in one transaction (${swapSeconds.toFixed(2)} s)`,
         {
           ladder: ladder.id,
-          players: swapped.players.length,
+          players: swapped.players.players.length,
           games: swapped.games,
           seconds: Number(swapSeconds.toFixed(3)),
         },
@@ -116,11 +116,11 @@ export class RebuildCommand extends CommandRunner {
       const fields = {
         ladder: ladder.id,
         table: 'live',
-        players: swapped.players.length,
+        players: swapped.players.players.length,
         sha256: now,
         match: now === expected,
       };
-      const line = `live now: ${swapped.players.length} players, sha256 ${now}`;
+      const line = `live now: ${swapped.players.players.length} players, sha256 ${now}`;
       if (now === expected) log.info(`${line} match`, fields);
       else log.warn(`${line} MISMATCH`, fields);
       if (now !== expected) process.exitCode = MISMATCH_EXIT;
@@ -154,7 +154,9 @@ const log = new CommandLog('rebuild', { stream: 'stdout' });
  * changed ladder configuration shows as rejected events.
  */
 async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Promise<Refold> {
-  const fold = LadderFold.refolding(ladder, await storedAnnulments(sql, ladder.id));
+  const fold = LadderFold.refolding(ladder, await storedAnnulments(sql, ladder.id), {
+    skill: true,
+  });
   let rejected = 0;
   const source = {
     databaseUrl,
@@ -175,14 +177,21 @@ async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Prom
   };
 }
 
-async function livePlayers(sql: Sql, ladder: string): Promise<PlayerState[]> {
+/** The ladder's live players and their skill estimates. */
+interface LivePlayers {
+  readonly players: PlayerState[];
+  readonly skills: Map<string, SkillState>;
+}
+
+async function livePlayers(sql: Sql, ladder: string): Promise<LivePlayers> {
   const repo = new LadderRepository(sql);
-  const players: PlayerState[] = [];
+  const live: LivePlayers = { players: [], skills: new Map() };
   for (let after: string | null = null; ;) {
-    const page = await repo.playersAfter(ladder, after, PAGE);
-    if (page.length === 0) return players;
-    for (const p of page) players.push(p);
-    after = page[page.length - 1]!.id;
+    const page = await repo.playersWithSkillAfter(ladder, after, PAGE);
+    if (page.players.length === 0) return live;
+    for (const p of page.players) live.players.push(p);
+    for (const s of page.skills) live.skills.set(s.id, s);
+    after = page.players[page.players.length - 1]!.id;
   }
 }
 
@@ -195,7 +204,7 @@ async function swap(
   db: DataSource,
   ladder: LadderConfig,
   rebuilt: Refold,
-): Promise<{ players: PlayerState[]; games: number }> {
+): Promise<{ players: LivePlayers; games: number }> {
   return db.transaction(async (manager) => {
     const sql = sqlOf(manager);
     const repo = new LadderRepository(sql);
@@ -205,14 +214,12 @@ async function swap(
         `ladder ${ladder.id} took events during the rebuild (seq ${rebuilt.lastSeq} -> ${lastSeq}); nothing swapped, run it again`,
       );
     await repo.deleteLadderState(ladder.id);
+    const skills = rebuilt.fold.skill!.players;
     for (let i = 0; i < rebuilt.players.length; i += PAGE)
-      await repo.upsertPlayers(ladder.id, rebuilt.players.slice(i, i + PAGE));
-    const games = encodedGames(rebuilt.fold);
+      await repo.upsertPlayers(ladder.id, rebuilt.players.slice(i, i + PAGE), skills);
+    const games = [...rebuilt.fold.gameRows()];
     for (let i = 0; i < games.length; i += WRITE_PAGE)
       await repo.insertGames(ladder.id, games.slice(i, i + WRITE_PAGE));
     return { players: await livePlayers(sql, ladder.id), games: games.length };
   });
 }
-
-/** The fold's game records as the rating service stores them (already encoded by the fold). */
-const encodedGames = (fold: LadderFold): [string, string][] => [...fold.encodedGames()];

@@ -101,16 +101,11 @@ function threePlayers(players: readonly PlayerReport[], params: CardPointsParams
   return { kind: 'scored', effects };
 }
 
-/**
- * Three players as a ranking of three by their derived places; four as the two teams of
- * opposite seats (their derived results). Without effects (never for this rule set's games)
- * nothing can be placed.
- */
+/** Three players as a ranking of three by their derived places; four as the two teams of opposite seats. */
 function skillMatch(
   players: readonly PlayerReport[],
-  effects: readonly PlayerEffect[] | null,
+  effects: readonly PlayerEffect[],
 ): SkillMatch | null {
-  if (effects === null) return null;
   if (players.length === 4) return teamsBy(players, effects, (p) => String(teamOf(p)));
   const places = effects.map((e) => (e.why.kind === 'card-points' ? (e.why.place ?? 0) : 0));
   return places.every((p) => p > 0) ? ranking(places) : null;
