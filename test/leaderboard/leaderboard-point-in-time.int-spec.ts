@@ -317,6 +317,19 @@ describe('boards as of an instant (real Kafka, PostgreSQL, Redis)', () => {
     expect(String(answer.body.message)).toMatch(message);
   });
 
+  it.each([
+    [['--until', '2999-01-01T00:00:00Z'], /--until 2999-01-01T00:00:00.000Z is in the future/],
+    [['--until', '2026-11-29T13:00:00'], /must be an RFC 3339 instant with an offset/],
+    [['--until', '2026-11-29T13:00:00Z', '--standings', 'x.json'], /--until applies to --log only/],
+  ])('ranking export --log %j refuses with a clear message', async (flags, message) => {
+    const failed: unknown = await ranking('export', '--log', join(dir, 'x.ndjson'), ...flags).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toMatch(message);
+  });
+
   it('the OpenAPI document describes at and the answers’ schemas', async () => {
     const { body } = await world.get('/docs/json');
     const names = (operation: { parameters: { name: string }[] }) =>

@@ -33,35 +33,48 @@ const codePointRank = (unit: number): number =>
  * ranking and row encoding apply unchanged.
  */
 export class PointInTimeBoard {
+  /** Every player who had played, in the order given, with their compact rows. */
   private readonly members: string[] = [];
-  private readonly scores: Float64Array;
+  private readonly rows: string[] = [];
+  /** Each player's position in `members`. */
   private readonly indexOf = new Map<string, number>();
-  private readonly rows = new Map<string, string>();
+  /** Board order: positions in `members` of the ranked players, and their scores in that order. */
+  private readonly order: Uint32Array;
+  private readonly scores: Float64Array;
+  /** Each player's index in board order, or -1 when not ranked. */
+  private readonly boardIndexOf: Int32Array;
 
   constructor(standings: readonly StandingRow[], ladder: LadderConfig) {
-    const ranked: { member: string; score: number }[] = [];
+    // Plain arrays and one sort of positions: a board of 100,000 players is built per request.
+    const score = new Float64Array(standings.length);
+    const ranked: number[] = [];
     for (const row of standings) {
       const entry = boardEntry(row, ladder);
-      this.rows.set(entry.member, entry.data);
-      if (entry.ranked) ranked.push({ member: entry.member, score: entry.score });
+      const at = this.members.length;
+      this.members.push(entry.member);
+      this.rows.push(entry.data);
+      this.indexOf.set(entry.member, at);
+      score[at] = entry.score;
+      if (entry.ranked) ranked.push(at);
     }
-    ranked.sort((a, b) => a.score - b.score || byCodePoint(a.member, b.member));
+    ranked.sort((a, b) => score[a]! - score[b]! || byCodePoint(this.members[a]!, this.members[b]!));
+    this.order = Uint32Array.from(ranked);
     this.scores = new Float64Array(ranked.length);
-    for (const [i, r] of ranked.entries()) {
-      this.members.push(r.member);
-      this.scores[i] = r.score;
-      this.indexOf.set(r.member, i);
+    this.boardIndexOf = new Int32Array(this.members.length).fill(-1);
+    for (const [i, at] of ranked.entries()) {
+      this.scores[i] = score[at]!;
+      this.boardIndexOf[at] = i;
     }
   }
 
   /** Ranked players: the board's total. */
   get total(): number {
-    return this.members.length;
+    return this.order.length;
   }
 
   /** Players who had played (ranked or not): what the cache weighs a board by. */
   get players(): number {
-    return this.rows.size;
+    return this.members.length;
   }
 
   /**
@@ -72,9 +85,9 @@ export class PointInTimeBoard {
   page(after: PageCursor | null, limit: number): BoardPart {
     let start = 0;
     if (after !== null) {
-      const at = this.indexOf.get(after.member);
+      const at = this.boardIndex(after.member);
       start =
-        at !== undefined && String(this.scores[at]) === after.score
+        at !== null && String(this.scores[at]) === after.score
           ? at + 1
           : this.countUpTo(Number(after.score), true);
     }
@@ -89,21 +102,33 @@ export class PointInTimeBoard {
     player: string,
     around: number,
   ): { data: string | null; index: number | null; board: BoardPart } {
-    const data = this.rows.get(player) ?? null;
-    const index = this.indexOf.get(player);
-    if (index === undefined) return { data, index: null, board: this.slice(0, 0) };
+    const at = this.indexOf.get(player);
+    const data = at === undefined ? null : this.rows[at]!;
+    const index = this.boardIndex(player);
+    if (index === null) return { data, index: null, board: this.slice(0, 0) };
     return { data, index, board: this.slice(Math.max(0, index - around), index + around + 1) };
+  }
+
+  /** The player's index in board order, or null when not ranked (or not there). */
+  private boardIndex(player: string): number | null {
+    const at = this.indexOf.get(player);
+    const index = at === undefined ? -1 : this.boardIndexOf[at]!;
+    return index === -1 ? null : index;
   }
 
   /** Rows [start, end) in board order, with the first one's competition rank. */
   private slice(start: number, end: number): BoardPart {
     const items: { member: string; score: string; data: string }[] = [];
-    for (let i = start; i < Math.min(end, this.members.length); i++) {
-      const member = this.members[i]!;
-      items.push({ member, score: String(this.scores[i]), data: this.rows.get(member)! });
+    for (let i = start; i < Math.min(end, this.order.length); i++) {
+      const at = this.order[i]!;
+      items.push({
+        member: this.members[at]!,
+        score: String(this.scores[i]),
+        data: this.rows[at]!,
+      });
     }
     const firstRank = items.length === 0 ? 0 : this.countUpTo(this.scores[start]!, false) + 1;
-    return { start, firstRank, total: this.members.length, items };
+    return { start, firstRank, total: this.order.length, items };
   }
 
   /** How many ranked rows score below `score` (or at most `score` when `inclusive`). */
