@@ -4,8 +4,9 @@
 //             a few thousand rows for the busiest, one or two for the quietest) folded by the
 //             rating service's own batch transaction (`handlePartitionBatch`, 3,000 messages
 //             each), so the history rows are the service's. The last fifth goes in four chunks,
-//             with, without, without and with the `rating_history_at` index: what the index
-//             costs the rating service, under the same load.
+//             with ADR 20's indexes (`rating_history_at`, and `rating_history_player` carrying
+//             the board fields), with the indexes before it, before, and ADR 20's again: what
+//             they cost the rating service, under the same load.
 //   SQL       at a quarter, half and all of the history, in this process, the better of two
 //             runs each: ours (the cut, one lateral descent per player, then ranked in memory),
 //             and three naive ways to the same rows: the lateral filtered by the instant (no cut), DISTINCT ON over the
@@ -124,18 +125,30 @@ console.log(
 const chunk = Math.ceil((messages.length - bulk) / 4);
 const cost = { with: { wall: 0, cpu: 0, n: 0 }, without: { wall: 0, cpu: 0, n: 0 } };
 let createIndex = 0;
-// With, without, without, with: a drift in the machine's load over the four weighs on both alike.
-for (const [c, withIndex] of [true, false, false, true].entries()) {
-  if (withIndex && c > 0) {
+// The indexes before ADR 20, and its own (the migration's): toggled between the chunks.
+const before = [
+  'DROP INDEX rating_history_at',
+  'DROP INDEX rating_history_player',
+  'CREATE INDEX rating_history_player ON rating_history (ladder, player, id DESC)',
+];
+const ours = [
+  'CREATE INDEX rating_history_at ON rating_history (ladder, at, id)',
+  'DROP INDEX rating_history_player',
+  `CREATE INDEX rating_history_player ON rating_history (ladder, player, id DESC)
+     INCLUDE (after, games, wins, losses, draws, rated_games, level)`,
+];
+// Ours, before, before, ours: a drift in the machine's load over the four weighs on both alike.
+for (const [c, withOurs] of [true, false, false, true].entries()) {
+  if (c === 1 || c === 3) {
     t = process.hrtime.bigint();
-    await db.query('CREATE INDEX rating_history_at ON rating_history (ladder, at, id)');
-    createIndex = secondsSince(t);
-  } else if (!withIndex && c === 1) await db.query('DROP INDEX rating_history_at');
+    for (const statement of withOurs ? ours : before) await db.query(statement);
+    if (withOurs) createIndex = secondsSince(t);
+  }
   const from = bulk + c * chunk;
   const to = Math.min(messages.length, from + chunk);
   const cpuBefore = await backendCpu();
   const wall = await fold(from, to);
-  const side = withIndex ? cost.with : cost.without;
+  const side = withOurs ? cost.with : cost.without;
   side.wall += wall;
   side.cpu += (await backendCpu()) - cpuBefore;
   side.n += to - from;
@@ -143,17 +156,20 @@ for (const [c, withIndex] of [true, false, false, true].entries()) {
 await db.query('VACUUM ANALYZE');
 const perEvent = (s: { wall: number; cpu: number; n: number }) =>
   `${((s.wall / s.n) * 1e6).toFixed(0)} µs wall, ${((s.cpu / s.n) * 1e6).toFixed(0)} µs PostgreSQL CPU`;
-const [stats] = await db.query<{ rows: string; players: string; busiest: string; size: string }[]>(
+const [stats] = await db.query<
+  { rows: string; players: string; busiest: string; at: string; player: string }[]
+>(
   `SELECT (SELECT count(*) FROM rating_history) AS rows,
           (SELECT count(*) FROM ladder_players WHERE games > 0) AS players,
           (SELECT max(n) FROM (SELECT count(*) AS n FROM rating_history GROUP BY player) c) AS busiest,
-          pg_size_pretty(pg_relation_size('rating_history_at')) AS size`,
+          pg_size_pretty(pg_relation_size('rating_history_at')) AS at,
+          pg_size_pretty(pg_relation_size('rating_history_player')) AS player`,
 );
 console.log(
-  `history: ${Number(stats!.rows).toLocaleString('en')} rows for ${Number(stats!.players).toLocaleString('en')} players (busiest ${Number(stats!.busiest).toLocaleString('en')} rows); rating_history_at ${stats!.size}, built in ${createIndex.toFixed(1)} s`,
+  `history: ${Number(stats!.rows).toLocaleString('en')} rows for ${Number(stats!.players).toLocaleString('en')} players (busiest ${Number(stats!.busiest).toLocaleString('en')} rows); rating_history_at ${stats!.at} and rating_history_player ${stats!.player}, both built in ${createIndex.toFixed(1)} s`,
 );
 console.log(
-  `rating service per event, last fifth in alternate chunks: with rating_history_at ${perEvent(cost.with)}; without ${perEvent(cost.without)}`,
+  `rating service per event, last fifth in alternate chunks: with ADR 20's indexes ${perEvent(cost.with)}; with the indexes before ${perEvent(cost.without)}`,
 );
 
 // --- SQL ---------------------------------------------------------------------------------

@@ -62,8 +62,10 @@ export class PointInTimeReader {
 
   /**
    * Every player who had played by the cut, as the board showed them (the live board holds the
-   * players with games), in no particular order. One query: each player of the ladder joined
-   * to their latest row up to the cut, one descent of `rating_history_player` each.
+   * players with games), in player order. One query: each player of the ladder joined to their
+   * latest row up to the cut, one descent of `rating_history_player` each, which carries the
+   * board fields (an index-only read). Walking the players in order keeps those descents moving
+   * forward through the index, so a board reads it once rather than at random.
    */
   async standings(ladder: string, cut: number): Promise<StandingRow[]> {
     const rows = await this.sql.query<RawAsOf>(
@@ -72,7 +74,8 @@ export class PointInTimeReader {
          SELECT after, games, wins, losses, draws, rated_games, level FROM rating_history r
          WHERE r.ladder = p.ladder AND r.player = p.player AND r.id <= $2
          ORDER BY r.id DESC LIMIT 1) h
-       WHERE p.ladder = $1 AND (h.games IS NULL OR h.games > 0)`,
+       WHERE p.ladder = $1 AND (h.games IS NULL OR h.games > 0)
+       ORDER BY p.player`,
       [ladder, cut],
     );
     const out: StandingRow[] = [];
