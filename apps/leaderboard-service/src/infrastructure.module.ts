@@ -4,6 +4,7 @@ import { kafkaConnection, serviceKafka } from '@ranking/kafka';
 import {
   openServiceDataSource,
   HistoryReader,
+  PointInTimeReader,
   type Sql,
   StandingsReader,
 } from '@ranking/persistence';
@@ -62,6 +63,11 @@ export class InfrastructureModule {
         provide: HistoryReader,
         inject: [DATA_SOURCE],
         useFactory: (db: DataSource) => new HistoryReader(sqlOf(db)),
+      },
+      {
+        provide: PointInTimeReader,
+        inject: [DATA_SOURCE],
+        useFactory: (db: DataSource) => new PointInTimeReader(sqlOf(db)),
       },
       Metrics,
     ];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceMetrics } from '@ranking/operations';
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 
 /**
  * The leaderboard's own metrics, beside the shared ones (ServiceMetrics: events, lag, batch and
@@ -17,6 +17,10 @@ export class Metrics {
   readonly rebuilds: Counter;
 
   readonly rateLimited: Counter<'route'>;
+
+  readonly pointInTimeBoards: Counter<'result'>;
+
+  readonly pointInTimeBuild: Histogram<'ladder'>;
 
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
@@ -42,6 +46,19 @@ export class Metrics {
       name: 'leaderboard_rate_limited_total',
       help: 'Requests answered 429 because their client was over RATE_LIMIT_PER_MINUTE',
       labelNames: ['route'] as const,
+      registers,
+    });
+    this.pointInTimeBoards = new Counter({
+      name: 'leaderboard_point_in_time_boards_total',
+      help: 'Boards as of an instant (?at=) answered from memory (hit) or read from the rating history (miss)',
+      labelNames: ['result'] as const,
+      registers,
+    });
+    this.pointInTimeBuild = new Histogram({
+      name: 'leaderboard_point_in_time_build_seconds',
+      help: 'Time to read a board as of an instant from the rating history and rank it',
+      labelNames: ['ladder'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers,
     });
   }
