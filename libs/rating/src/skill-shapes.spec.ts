@@ -189,7 +189,7 @@ describe('skill estimate: each rule set’s games as openskill sees them', () =>
     expect(bob.mu).toBeGreaterThan(P.mu);
   });
 
-  it('Given a xinbo tournament game (recorded: no counter moves), When folded, Then the estimate counts it from the reports’ results', () => {
+  it('Given a xinbo tournament game (recorded: no counter moves), When folded, Then the estimate does not count it either (ADR 19)', () => {
     // Given
     const event = game(
       'xinbo-go',
@@ -200,10 +200,11 @@ describe('skill estimate: each rule set’s games as openskill sees them', () =>
     );
     // When
     const { outcome, fold } = foldOne(event);
-    // Then: the official state does not move, the estimate does.
+    // Then: neither the official state nor the estimate moves (the game is only kept).
     expect(outcome).toMatchObject({ status: 'applied', changes: [] });
     expect(fold.player('ann').games).toBe(0);
-    const [ann, bob] = oneVersusOne([1, 2]);
-    expect(skills(fold, ['ann', 'bob'])).toEqual({ ann, bob });
+    expect(fold.skill!.players.has('ann')).toBe(false);
+    expect(fold.skill!.players.has('bob')).toBe(false);
+    expect(fold.skill!.savedGame((event as { gameId: string }).gameId)).toBeDefined();
   });
 });
