@@ -70,13 +70,7 @@ export class SkillBook {
       return [];
     }
     // One look-up a player: the states found (undefined for a new player) are written below.
-    const states: (MutableState | undefined)[] = [];
-    const before: Skill[] = [];
-    for (const id of players) {
-      const state = this.states.get(id);
-      states.push(state);
-      before.push(state === undefined ? SKILL_PRIOR : { mu: state.mu, sigma: state.sigma });
-    }
+    const before = players.map((id) => this.skillOf(id));
     const after = rateMatch(before, match);
     const changes: SkillChange[] = [];
     for (let i = 0; i < players.length; i++) {
@@ -84,16 +78,7 @@ export class SkillBook {
       const was = before[i]!;
       const now = after[i]!;
       games.write(slot, i, was.mu, was.sigma, now.mu, now.sigma);
-      const state = states[i];
-      if (state === undefined) {
-        this.states.set(id, { mu: now.mu, sigma: now.sigma, lastPlayedAt: finishedAt });
-      } else {
-        state.mu = now.mu;
-        state.sigma = now.sigma;
-        if (state.lastPlayedAt === null || finishedAt > state.lastPlayedAt)
-          state.lastPlayedAt = finishedAt;
-      }
-      this.writtenPlayers?.add(id);
+      this.set(id, now, finishedAt);
       changes.push({ player: id, before: was, after: now });
     }
     return changes;
