@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { generateEvents } from '@ranking/generator';
+import { generateEvents, trueStrengths } from '@ranking/generator';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
 import { jsonLines } from '@ranking/testing';
 
@@ -125,6 +125,72 @@ describe('ranking CLI', () => {
       }
     },
   );
+
+  it('generate --strength-spread --truth: the file the generator draws from, and the true strength of every player in it', async () => {
+    const [events, truth] = [join(dir, 'strong.ndjson'), join(dir, 'truth.json')];
+    await ranking(
+      'generate',
+      '--seed',
+      '9',
+      '--events',
+      '3000',
+      '--strength-spread',
+      '250',
+      '--truth',
+      truth,
+      '--out',
+      events,
+    );
+    const options = { seed: 9, events: 3000, strengthSpread: 250 };
+    expect(await readFile(events, 'utf8')).toBe(`${[...generateEvents(options)].join('\n')}\n`);
+    expect(JSON.parse(await readFile(truth, 'utf8'))).toEqual(trueStrengths(options));
+    // Without a spread: the coin-flip file, and strengths all 0.
+    await ranking('generate', '--seed', '9', '--events', '3000', '--truth', truth, '--out', events);
+    expect(await readFile(events, 'utf8')).toBe(
+      `${[...generateEvents({ seed: 9, events: 3000 })].join('\n')}\n`,
+    );
+    const flat = JSON.parse(await readFile(truth, 'utf8')) as Record<
+      string,
+      Record<string, number>
+    >;
+    expect(new Set(Object.values(flat).flatMap((l) => Object.values(l)))).toEqual(new Set([0]));
+  });
+
+  it('replay --skill: the same output but for a "skill" member per player, as the in-process fold with the estimate renders it, on both paths', async () => {
+    const events = join(dir, 'skill.ndjson');
+    const lines = [
+      ...generateEvents({
+        seed: 17,
+        events: 4000,
+        correctionShare: 0.03,
+        annulmentShare: 0.005,
+        strengthSpread: 200,
+      }),
+    ];
+    await writeFile(events, `${lines.join('\n')}\n`);
+    const replayed = async (...flags: string[]) => {
+      const out = join(dir, `skill-${flags.join('')}.json`);
+      await ranking('replay', '--events', events, '--out', out, ...flags);
+      return readFile(out, 'utf8');
+    };
+    const plain = await replayed();
+    const skilled = await replayed('--skill');
+    expect(await replayed('--skill', '--single-thread')).toBe(skilled);
+    const engine = new ReplayEngine(ladderRegistry(), { simulate: false, skill: true });
+    for (const line of lines) engine.ingestLine(line);
+    expect(skilled).toBe([...engine.render()].join(''));
+    type Out = { ladders: Record<string, { players: Record<string, Record<string, unknown>> }> };
+    const parsed = JSON.parse(skilled) as Out;
+    let players = 0;
+    for (const ladder of Object.values(parsed.ladders))
+      for (const player of Object.values(ladder.players)) {
+        expect(player.skill).toEqual({ mu: expect.any(Number), sigma: expect.any(Number) });
+        delete player.skill;
+        players += 1;
+      }
+    expect(players).toBeGreaterThan(100);
+    expect(parsed).toEqual(JSON.parse(plain));
+  });
 
   it('replay --ladders: a built-in ladder replaced with other params gives other standings, the same on both paths', async () => {
     const events = join(dir, 'params.ndjson');

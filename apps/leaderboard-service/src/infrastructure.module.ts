@@ -5,6 +5,7 @@ import {
   openServiceDataSource,
   HistoryReader,
   SkillReader,
+  PointInTimeReader,
   type Sql,
   StandingsReader,
 } from '@ranking/persistence';
@@ -68,6 +69,11 @@ export class InfrastructureModule {
         provide: SkillReader,
         inject: [DATA_SOURCE],
         useFactory: (db: DataSource) => new SkillReader(sqlOf(db)),
+      },
+      {
+        provide: PointInTimeReader,
+        inject: [DATA_SOURCE],
+        useFactory: (db: DataSource) => new PointInTimeReader(sqlOf(db)),
       },
       Metrics,
     ];

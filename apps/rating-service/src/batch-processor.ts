@@ -12,6 +12,7 @@ import {
   type LadderConfig,
   LadderFold,
   type LadderOutcome,
+  type Skill,
   type SkillGame,
   type SkillState,
   type GameRecord,
@@ -301,16 +302,7 @@ export class BatchProcessor {
       const outcome = fold.close(window);
       const changes = outcome.status === 'applied' ? outcome.changes : [];
       await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
-      await this.repo.appendHistory(
-        changes.map((change) => ({
-          ladder: ladder.id,
-          seq,
-          eventId: event.id,
-          change,
-          standing: boardStandingOf(fold.players.get(change.player)!),
-          skill: null,
-        })),
-      );
+      await this.repo.appendHistory(historyRows(event, seq, changes, fold.players, new Map()));
       moved += changes.length;
       for (const change of changes)
         if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(change);
@@ -337,15 +329,7 @@ export class BatchProcessor {
     await this.repo.appendHistory(pending.history);
     pending.history = [];
     const { changes, players, skill } = await applyAnnulment(this.sql, ladder, event);
-    for (const change of changes)
-      pending.history.push({
-        ladder: ladder.id,
-        seq,
-        eventId: event.id,
-        change,
-        standing: boardStandingOf(players.get(change.player)!),
-        skill: skill.get(change.player) ?? null,
-      });
+    for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
     this.publishChanges(event, seq, [], changes.length, pending);
   }
 
@@ -362,15 +346,7 @@ export class BatchProcessor {
   ): void {
     const { changes } = outcome;
     const skill = new Map((outcome.skill ?? []).map((s) => [s.player, s]));
-    for (const change of changes)
-      pending.history.push({
-        ladder: event.ladder,
-        seq,
-        eventId: event.id,
-        change,
-        standing: boardStandingOf(players.get(change.player)!),
-        skill: skill.get(change.player) ?? null,
-      });
+    for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
     this.publishChanges(event, seq, changes, changes.length, pending);
   }
 
@@ -413,4 +389,25 @@ export class BatchProcessor {
     await this.log.recordRejected([rejected]);
     await this.log.enqueue([deadLetterOf(rejected, this.topics.deadLetter)]);
   }
+}
+
+/**
+ * An event's history rows: per change, the player's board fields right after the event (copied:
+ * folds change their records in place) and how it moved their skill estimate, if it did.
+ */
+function historyRows(
+  event: LadderEvent,
+  seq: number,
+  changes: readonly PlayerChange[],
+  players: ReadonlyMap<string, PlayerState>,
+  skill: ReadonlyMap<string, { readonly before: Skill; readonly after: Skill }>,
+): HistoryRow[] {
+  return changes.map((change) => ({
+    ladder: event.ladder,
+    seq,
+    eventId: event.id,
+    change,
+    standing: boardStandingOf(players.get(change.player)!),
+    skill: skill.get(change.player) ?? null,
+  }));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseEvent } from './event-validator.js';
-import { instantMillis, parsedInstantMillis } from './instant.js';
+import { instantMillis, parsedInstantMillis, rfc3339Millis } from './instant.js';
 
 // RULES.md "Strings and instants": an instant is exactly RFC 3339's date-time (T or t, Z or z
 // or ±hh:mm, no leap second) with a year from 2000 to 2099.
@@ -164,5 +164,31 @@ describe('instantMillis equals Date.parse', () => {
     'not an instant at all',
   ])('for the edge case %s', (s) => {
     expect(Object.is(instantMillis(s), parsedInstantMillis(s))).toBe(true);
+  });
+});
+
+describe('rfc3339Millis (an instant a request or a flag names)', () => {
+  it.each([
+    ['2026-11-29T13:05:00+08:00', Date.UTC(2026, 10, 29, 5, 5)],
+    ['2026-11-29t05:05:00.5z', Date.UTC(2026, 10, 29, 5, 5, 0, 500)],
+    ['2026-11-29T05:05:00.123456Z', Date.UTC(2026, 10, 29, 5, 5, 0, 123)],
+    ['2024-02-29T00:00:00-01:30', Date.UTC(2024, 1, 29, 1, 30)],
+  ])('given %s, then its epoch milliseconds', (text, ms) => {
+    expect(rfc3339Millis(text)).toBe(ms);
+  });
+
+  it.each([
+    '2026-02-30T00:00:00Z', // Date.parse says 2 March
+    '2026-01-01T24:00:00Z',
+    '2026-12-31T23:59:60Z',
+    '2026-01-01T00:00Z',
+    '2026-01-01T00:00:00', // no offset: a local time, no instant
+    '2026-01-01 00:00:00Z',
+    '2026-01-01T00:00:00 08:00', // a '+' decoded as a space
+    '2026-01-01T00:00:00+0800',
+    '2026-01-01',
+    'yesterday',
+  ])('given %s, then NaN', (text) => {
+    expect(rfc3339Millis(text)).toBeNaN();
   });
 });

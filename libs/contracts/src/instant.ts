@@ -14,6 +14,14 @@ export function instantMillis(instant: string): number {
   return fast === fast ? fast : Date.parse(instant.toUpperCase());
 }
 
+/**
+ * Epoch milliseconds of a strict RFC 3339 date-time with its offset that names a real instant
+ * (a real calendar day, hours 00-23, no leap second), NaN for anything else: what a request or
+ * a flag naming an instant must be. `instantMillis` is for instants the schema already checked
+ * and leaves the rest to Date.parse, which takes 2026-02-30 as 2 March.
+ */
+export const rfc3339Millis = (text: string): number => fastInstantMillis(text);
+
 /** Date.parse's own path, for comparison in tests. */
 export const parsedInstantMillis = (instant: string): number => Date.parse(instant.toUpperCase());
 

@@ -5,10 +5,13 @@ import {
   type LadderConfig,
   PeriodCalendar,
   type PeriodWindow,
+  type PlayerSnapshot,
   RULE_SETS,
   type RuleSetName,
+  settingOf,
 } from '@ranking/rating';
 import { SeededRandom } from './seeded-random.js';
+import { performance, poolStrengths, winChance } from './true-strength.js';
 
 export interface GeneratorOptions {
   readonly seed: number;
@@ -31,6 +34,13 @@ export interface GeneratorOptions {
   readonly closes?: boolean;
   /** Players per ladder; by default grows with the stream. */
   readonly playersPerLadder?: number;
+  /**
+   * Give each simulated player a true strength (Elo points, normal around 0 with this standard
+   * deviation; see `trueStrengths`) and draw results from it: Bradley-Terry on the strength
+   * difference (teams: the sum), card hands dealt by strength plus noise; draws keep their
+   * share. 0 by default: coin flips, the stream as it was before strengths existed.
+   */
+  readonly strengthSpread?: number;
 }
 
 /** How often each rule set's ladder gets a game, relative to the others. */
@@ -54,6 +64,8 @@ interface LadderStream {
   readonly ladder: LadderConfig;
   readonly cumulative: number[];
   readonly players: number;
+  /** Each player's true strength, by index; null for coin flips. */
+  readonly strengths: Float64Array | null;
   readonly recent: RecentGame[];
   readonly calendar: PeriodCalendar;
   clock: Map<PeriodWindow['period'], PeriodWindow> | null;
@@ -85,9 +97,9 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
   const badShare = options.badShare ?? 0.02;
   const correctionShare = options.correctionShare ?? 0.01;
   const annulmentShare = options.annulmentShare ?? 0;
-  const perLadder =
-    options.playersPerLadder ?? Math.max(20, Math.min(20_000, Math.floor(total / 40)));
-  const streams: LadderStream[] = ladders.map((ladder) => {
+  const perLadder = poolSize(options);
+  const spread = strengthSpreadOf(options);
+  const streams: LadderStream[] = ladders.map((ladder, index) => {
     const cumulative: number[] = [];
     let sum = 0;
     for (let i = 0; i < perLadder; i++) cumulative.push((sum += 1 / (i + 1) ** 0.8));
@@ -95,6 +107,7 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
       ladder,
       cumulative,
       players: perLadder,
+      strengths: spread === 0 ? null : poolStrengths(options.seed, index, perLadder, spread),
       recent: [],
       calendar: new PeriodCalendar(ladder.timezone),
       clock: null,
@@ -139,6 +152,37 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
   }
 }
 
+/** Players in each ladder's pool. */
+const poolSize = (options: GeneratorOptions): number =>
+  options.playersPerLadder ?? Math.max(20, Math.min(20_000, Math.floor(options.events / 40)));
+
+function strengthSpreadOf(options: GeneratorOptions): number {
+  const spread = options.strengthSpread ?? 0;
+  if (!(spread >= 0 && Number.isFinite(spread)))
+    throw new Error(`strengthSpread ${spread}: must be a finite number >= 0`);
+  return spread;
+}
+
+/**
+ * The true strength of every player of each ladder's pool (the players `generateEvents` draws
+ * from with the same options, including those it never picks), by ladder and player id: all 0
+ * without `strengthSpread`, where results are coin flips.
+ */
+export function trueStrengths(options: GeneratorOptions): Record<string, Record<string, number>> {
+  const ladders = options.ladders ?? BUILT_IN_LADDERS;
+  const perLadder = poolSize(options);
+  const spread = strengthSpreadOf(options);
+  const truth: Record<string, Record<string, number>> = {};
+  ladders.forEach((ladder, index) => {
+    const strengths = poolStrengths(options.seed, index, perLadder, spread);
+    const players: Record<string, number> = {};
+    const prefix = playerPrefix(ladder);
+    for (let i = 0; i < perLadder; i++) players[`${prefix}${i}`] = strengths[i]!;
+    truth[ladder.id] = players;
+  });
+  return truth;
+}
+
 function dueCloses(stream: LadderStream, at: number): LadderEvent[] {
   const rules = RULE_SETS[stream.ladder.ruleSet];
   const periods = CLOSE_ORDER.filter((p) => p === 'daily' || rules.closes.includes(p));
@@ -176,15 +220,26 @@ function pickPlayers(rnd: SeededRandom, stream: LadderStream, count: number): nu
   return chosen;
 }
 
-const playerId = (stream: LadderStream, i: number) =>
-  `${stream.ladder.id.split('-')[1] ?? 'p'}${i}`;
+const playerPrefix = (ladder: LadderConfig): string => ladder.id.split('-')[1] ?? 'p';
 
+const playerId = (stream: LadderStream, i: number) => `${playerPrefix(stream.ladder)}${i}`;
+
+/** The true strength of a side of players (by index): the sum of theirs. */
+const strengthOf = (stream: LadderStream, side: readonly number[]): number =>
+  side.reduce((sum, i) => sum + stream.strengths![i]!, 0);
+
+/** The chance that side `a` beats side `b` in a decisive game: a coin flip without strengths. */
+const chanceOf = (stream: LadderStream, a: readonly number[], b: readonly number[]): number =>
+  stream.strengths === null ? 0.5 : winChance(strengthOf(stream, a), strengthOf(stream, b));
+
+/** A draw by its share, else the first player wins with `firstWins`. */
 function twoResults(
   rnd: SeededRandom,
   drawShare: number,
+  firstWins: number,
 ): ['win' | 'loss' | 'draw', 'win' | 'loss' | 'draw'] {
   if (rnd.chance(drawShare)) return ['draw', 'draw'];
-  return rnd.chance(0.5) ? ['win', 'loss'] : ['loss', 'win'];
+  return rnd.chance(firstWins) ? ['win', 'loss'] : ['loss', 'win'];
 }
 
 function gameEvent(
@@ -203,7 +258,7 @@ function gameEvent(
     case 'record-only':
     case 'qq-points': {
       const [a, b] = pickPlayers(rnd, stream, 2) as [number, number];
-      const [ra, rb] = twoResults(rnd, 0.08);
+      const [ra, rb] = twoResults(rnd, 0.08, chanceOf(stream, [a], [b]));
       const sameIp = ruleSet === 'igame-elo' && rnd.chance(0.01);
       const ip = (i: number) => `10.${(i >> 8) & 255}.${i & 255}.${sameIp ? 1 : 2 + (i % 200)}`;
       const players: PlayerReport[] = [
@@ -234,7 +289,7 @@ function gameEvent(
     }
     case 'qq-elo': {
       const [a, b] = pickPlayers(rnd, stream, 2) as [number, number];
-      const [ra, rb] = twoResults(rnd, 0.1);
+      const [ra, rb] = twoResults(rnd, 0.1, chanceOf(stream, [a], [b]));
       const moves = rnd.chance(0.02) ? rnd.int(0, 1) : rnd.int(10, 160);
       event = {
         ...base,
@@ -267,7 +322,7 @@ function xinboGame(
   stream: LadderStream,
 ): Pick<GameFinished, 'moves' | 'context' | 'players'> {
   const [a, b] = pickPlayers(rnd, stream, 2) as [number, number];
-  const [ra, rb] = twoResults(rnd, 0.06);
+  const [ra, rb] = twoResults(rnd, 0.06, chanceOf(stream, [a], [b]));
   if (rnd.chance(0.5)) {
     const target = rnd.pick([3, 5] as const);
     const own = (r: string) => (r === 'win' ? target : rnd.int(0, target - 1));
@@ -302,12 +357,17 @@ function squaresGame(
   stream: LadderStream,
 ): Pick<GameFinished, 'moves' | 'players'> {
   const teams = rnd.chance(0.3);
-  const ids = pickPlayers(rnd, stream, teams ? 4 : 2).map((i) => playerId(stream, i));
+  const picked = pickPlayers(rnd, stream, teams ? 4 : 2);
+  const ids = picked.map((i) => playerId(stream, i));
   const draw = rnd.chance(0.05);
   const best = rnd.chance(0.2) ? 0 : rnd.int(1, 12);
   const sideOf = (i: number) => (teams ? i % 2 : i);
+  // Side 0 wins a decisive game; with strengths, by its chance against side 1.
+  const side = (s: number) => picked.filter((_, i) => sideOf(i) === s);
+  const winning =
+    draw || stream.strengths === null ? 0 : rnd.chance(chanceOf(stream, side(0), side(1))) ? 0 : 1;
   const players = ids.map((id, i): PlayerReport => {
-    const winner = sideOf(i) === 0;
+    const winner = sideOf(i) === winning;
     const remaining = draw
       ? best
       : winner
@@ -329,7 +389,8 @@ function cardGame(
   stream: LadderStream,
 ): Pick<GameFinished, 'moves' | 'players'> {
   const four = rnd.chance(0.7);
-  const ids = pickPlayers(rnd, stream, four ? 4 : 3).map((i) => playerId(stream, i));
+  const picked = pickPlayers(rnd, stream, four ? 4 : 3);
+  const ids = picked.map((i) => playerId(stream, i));
   const orders: (number | null)[] = four
     ? rnd.chance(0.3)
       ? rnd.chance(0.5)
@@ -353,7 +414,46 @@ function cardGame(
     finishOrder: orders[seat] ?? null,
     handPoints: orders[seat] == null ? 5 * rnd.int(0, 12) : 0,
   }));
+  if (stream.strengths !== null) dealByStrength(rnd, stream, picked, players);
   return { moves: rnd.int(20, 60), players };
+}
+
+const NO_STATE: PlayerSnapshot = { rating: 0, level: 0, territory: false, dayTally: 0 };
+
+/**
+ * Seats the players of a dealt hand by strength (ids rewritten in place): with three, the
+ * hand's places (as the rule set derives them) go in order of strength plus noise; with four,
+ * the hand's winning pair of seats goes to the pair (by seat parity) that wins by its chance.
+ */
+function dealByStrength(
+  rnd: SeededRandom,
+  stream: LadderStream,
+  picked: readonly number[],
+  players: PlayerReport[],
+): void {
+  const score = RULE_SETS['card-points'].score({
+    ladder: stream.ladder,
+    moves: 40,
+    setting: settingOf(undefined),
+    players,
+    before: players.map(() => NO_STATE),
+  });
+  if (score.kind !== 'scored') return;
+  let order: number[];
+  if (players.length === 3) {
+    const places = score.effects.map((e) => (e.why.kind === 'card-points' ? e.why.place! : 0));
+    const shown = picked.map((i) => performance(stream.strengths![i]!, rnd));
+    const byForm = [0, 1, 2].sort((x, y) => shown[y]! - shown[x]!);
+    order = places.map((place) => byForm[place - 1]!);
+  } else {
+    const evenWins = rnd.chance(
+      chanceOf(stream, [picked[0]!, picked[2]!], [picked[1]!, picked[3]!]),
+    );
+    const dealtEven = score.effects[0]!.result === 'win';
+    order = evenWins === dealtEven ? [0, 1, 2, 3] : [1, 0, 3, 2];
+  }
+  const ids = order.map((k) => playerId(stream, picked[k]!));
+  players.forEach((p, seat) => (p.id = ids[seat]!));
 }
 
 function correction(

@@ -25,3 +25,4 @@ export * from './checked-out-client-guard.js';
 export * from './appended-rows.js';
 export * from './copy-to.js';
 export * from './stored-annulments.js';
+export * from './point-in-time-reader.js';

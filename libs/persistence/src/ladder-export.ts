@@ -24,14 +24,16 @@ export async function* eventPayloadPages(
   pageSize = PAGE,
   /** The first page's size: a small one lets the caller start while the next streams in. */
   firstPageSize = pageSize,
+  /** Only the events recorded by this instant (see `exportLog`). */
+  until: Date | null = null,
 ): AsyncGenerator<string[]> {
   const repo = new LadderRepository(sql);
-  let next = repo.eventTextsAfter(ladder, null, firstPageSize);
+  let next = repo.eventTextsAfter(ladder, null, firstPageSize, until);
   for (;;) {
     const page = await next;
     if (page.length === 0) return;
     const last = page[page.length - 1]!;
-    next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, pageSize);
+    next = repo.eventTextsAfter(ladder, { ladder: last.ladder, seq: last.seq }, pageSize, until);
     yield page.map((e) => e.payload);
   }
 }
@@ -51,9 +53,20 @@ export async function* ladderLog(sql: Sql, ladder: string): AsyncGenerator<strin
     yield page.map((text) => `${text.replaceAll('\n', ' ')}\n`).join('');
 }
 
-/** The event store as NDJSON text, a page at a time (see `eventPayloadPages`). */
-export async function* exportLog(sql: Sql, ladder: string | null): AsyncGenerator<string> {
-  for await (const page of eventPayloadPages(sql, ladder)) yield `${page.join('\n')}\n`;
+/**
+ * The event store as NDJSON text, a page at a time (see `eventPayloadPages`). With `until`, the
+ * events recorded by then: a transaction's events carry its instant (`recorded_at`, `now()`) as
+ * its history rows do (`rating_history.at`), so this is the log the boards as of that instant
+ * were folded from (ADR 20); each ladder's transactions run one after another, so it is a
+ * prefix of each ladder's log.
+ */
+export async function* exportLog(
+  sql: Sql,
+  ladder: string | null,
+  until: Date | null = null,
+): AsyncGenerator<string> {
+  for await (const page of eventPayloadPages(sql, ladder, PAGE, PAGE, until))
+    yield `${page.join('\n')}\n`;
 }
 
 /**

@@ -378,20 +378,26 @@ export class LadderRepository {
     ladder: string | null,
     after: { ladder: string; seq: number } | null,
     limit: number,
+    /** Only the events recorded by this instant (each ladder's prefix of its log then). */
+    until: Date | null = null,
   ): Promise<{ ladder: string; seq: number; payload: string }[]> {
     // Two plain range statements: `ladder = $1 AND seq > $2` starts the primary key's scan at
     // the page's first row, where one statement with `$1 IS NULL OR …` arms scanned the
     // ladder's index from its start on every page (each page slower than the one before).
+    const recorded = until === null ? '' : ' AND recorded_at <= $4';
     const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
       ladder === null
         ? `SELECT ladder, seq, payload FROM event_store
-           WHERE (ladder, seq) > ($1, $2::bigint) ORDER BY ladder, seq LIMIT $3`
+           WHERE (ladder, seq) > ($1, $2::bigint)${recorded} ORDER BY ladder, seq LIMIT $3`
         : `SELECT ladder, seq, payload FROM event_store
-           WHERE ladder = $1 AND seq > $2::bigint ORDER BY ladder, seq LIMIT $3`,
+           WHERE ladder = $1 AND seq > $2::bigint${recorded} ORDER BY ladder, seq LIMIT $3`,
       // '' sorts before every ladder id; seq starts at 1.
-      ladder === null
-        ? [after?.ladder ?? '', after?.seq ?? 0, limit]
-        : [ladder, after?.seq ?? 0, limit],
+      [
+        ...(ladder === null
+          ? [after?.ladder ?? '', after?.seq ?? 0, limit]
+          : [ladder, after?.seq ?? 0, limit]),
+        ...(until === null ? [] : [until]),
+      ],
     );
     return rows.map((r) => ({ ladder: r.ladder, seq: Number(r.seq), payload: r.payload }));
   }

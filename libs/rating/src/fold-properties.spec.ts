@@ -419,8 +419,13 @@ const logArb = logArbOf(false);
 /** Logs with annulments (of the players who play, and of one who never does). */
 const annulledLogArb = logArbOf(true);
 
-function run(lines: readonly string[], simulate: boolean, until: number | null): ReplayEngine {
-  const engine = new ReplayEngine(LADDERS, { simulate });
+function run(
+  lines: readonly string[],
+  simulate: boolean,
+  until: number | null,
+  skill = false,
+): ReplayEngine {
+  const engine = new ReplayEngine(LADDERS, { simulate, skill });
   for (const l of lines) engine.ingestLine(l);
   engine.finish(until);
   return engine;
@@ -739,6 +744,74 @@ describe('annulment properties (fast-check)', () => {
           for (const l of lines.slice(split)) resumed.ingestLine(l);
           resumed.finish(until);
           expect(render(resumed)).toBe(render(run(lines, simulate, until)));
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+});
+
+// The skill estimate (ADR 19) as a second projection: it never changes the official output, and
+// it is as deterministic as the official fold (split anywhere, JSON round trip, same numbers).
+
+type Rendered = { ladders: Record<string, { players: Record<string, Record<string, unknown>> }> };
+
+/** The output with every player's "skill" member taken out (and how many there were). */
+function withoutSkill(text: string): { out: Rendered; skills: number } {
+  const out = JSON.parse(text) as Rendered;
+  let skills = 0;
+  for (const ladder of Object.values(out.ladders))
+    for (const player of Object.values(ladder.players)) {
+      if ('skill' in player) skills += 1;
+      delete player.skill;
+    }
+  return { out, skills };
+}
+
+describe('skill estimate properties (fast-check)', () => {
+  it.each([false, true])(
+    'Given an arbitrary log with corrections and annulments (simulate %s), When it is replayed with and without the skill estimate, Then the outputs are the same but for each player’s "skill" member',
+    (simulate) => {
+      fc.assert(
+        fc.property(annulledLogArb, ({ lines, until }) => {
+          // When
+          const plain = render(run(lines, simulate, until));
+          const skilled = withoutSkill(render(run(lines, simulate, until, true)));
+          // Then
+          expect(skilled.out).toEqual(JSON.parse(plain));
+          // Every listed player has one.
+          const listed = Object.values(skilled.out.ladders).reduce(
+            (n, l) => n + Object.keys(l.players).length,
+            0,
+          );
+          expect(skilled.skills).toBe(listed);
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+
+  it.each([false, true])(
+    'Given an arbitrary log with corrections and annulments split anywhere (simulate %s), When the first part is folded with the skill estimate, snapshotted, JSON round-tripped and restored, Then continuing gives the unsplit output, skill included',
+    (simulate) => {
+      fc.assert(
+        fc.property(annulledLogArb, fc.nat(), ({ lines, until }, at) => {
+          // Given
+          const split = lines.length === 0 ? 0 : at % (lines.length + 1);
+          const whole = run(lines, simulate, until, true);
+          // When
+          const head = new ReplayEngine(LADDERS, { simulate, skill: true });
+          for (const l of lines.slice(0, split)) head.ingestLine(l);
+          const snapshot = JSON.parse(JSON.stringify(head.snapshot())) as ReturnType<
+            ReplayEngine['snapshot']
+          >;
+          const resumed = ReplayEngine.restore(LADDERS, snapshot);
+          for (const l of lines.slice(split)) resumed.ingestLine(l);
+          resumed.finish(until);
+          // Then: the output, and each book whole (saved games and last-played instants too).
+          expect(render(resumed)).toBe(render(whole));
+          for (const [id, fold] of whole.ladderFolds)
+            expect(resumed.ladderFolds.get(id)!.skill!.snapshot()).toEqual(fold.skill!.snapshot());
         }),
         { numRuns: NUM_RUNS },
       );

@@ -44,5 +44,6 @@ export * from './disconnect-tally.js';
 export * from './maintenance-ledger.js';
 export * from './rating-change-message.js';
 export * from './kendall-tau.js';
+export * from './spearman.js';
 export * from './board-ranks.js';
 export * from './what-if-report.js';

@@ -1,5 +1,8 @@
+import { type SkillGame, SkillGames } from './skill-games.js';
 import { rateMatch, SKILL_PRIOR, type Skill } from './skill-model.js';
 import type { SkillMatch } from './skill-match.js';
+
+export type { SkillGame } from './skill-games.js';
 
 /** A player's skill estimate and when they last played a game it counted (epoch ms). */
 export interface SkillState extends Skill {
@@ -11,17 +14,6 @@ export interface SkillChange {
   readonly player: string;
   readonly before: Skill;
   readonly after: Skill;
-}
-
-/**
- * What a game keeps for a later correction: its finish, then per player (in the event's order)
- * the estimate before the game and after it as it now counts (equal when it does not count).
- */
-export interface SkillGame {
-  readonly finishedAt: number;
-  readonly players: readonly string[];
-  /** mu, sigma before; mu, sigma after: four numbers per player. */
-  readonly skills: readonly number[];
 }
 
 /** A skill book as plain data (JSON-safe). */
@@ -43,7 +35,7 @@ type MutableState = { -readonly [K in keyof SkillState]: SkillState[K] };
  */
 export class SkillBook {
   private readonly states = new Map<string, MutableState>();
-  private readonly games = new Map<string, SkillGame>();
+  private readonly games = new SkillGames();
   /** What changed since `restore` (null: a fresh book, where everything counts as changed). */
   private writtenPlayers: Set<string> | null = null;
   private writtenGames: Set<string> | null = null;
@@ -53,9 +45,10 @@ export class SkillBook {
     return this.states;
   }
 
-  /** A player's estimate (the prior when none counted yet). */
+  /** A player's estimate (the prior when none counted yet), as a copy: the book's own changes. */
   skillOf(id: string): Skill {
-    return this.states.get(id) ?? SKILL_PRIOR;
+    const state = this.states.get(id);
+    return state === undefined ? SKILL_PRIOR : { mu: state.mu, sigma: state.sigma };
   }
 
   /** A game the ladder keeps: counted when `match` is given, else only saved for a correction. */
@@ -65,19 +58,28 @@ export class SkillBook {
     match: SkillMatch | null,
     finishedAt: number,
   ): SkillChange[] {
-    const before = players.map((id) => this.skillOf(id));
-    const after = match === null ? before : rateMatch(before, match);
-    const skills: number[] = [];
-    for (let i = 0; i < players.length; i++)
-      skills.push(before[i]!.mu, before[i]!.sigma, after[i]!.mu, after[i]!.sigma);
-    this.games.set(gameId, { finishedAt, players: [...players], skills });
+    const games = this.games;
+    const slot = games.add(gameId, finishedAt, players);
     this.writtenGames?.add(gameId);
-    if (match === null) return [];
+    if (match === null) {
+      // Saved as not counted: each player's estimate before and after.
+      for (let i = 0; i < players.length; i++) {
+        const { mu, sigma } = this.states.get(players[i]!) ?? SKILL_PRIOR;
+        games.write(slot, i, mu, sigma, mu, sigma);
+      }
+      return [];
+    }
+    // One look-up a player: the states found (undefined for a new player) are written below.
+    const before = players.map((id) => this.skillOf(id));
+    const after = rateMatch(before, match);
     const changes: SkillChange[] = [];
     for (let i = 0; i < players.length; i++) {
       const id = players[i]!;
-      this.set(id, after[i]!, finishedAt);
-      changes.push({ player: id, before: before[i]!, after: after[i]! });
+      const was = before[i]!;
+      const now = after[i]!;
+      games.write(slot, i, was.mu, was.sigma, now.mu, now.sigma);
+      this.set(id, now, finishedAt);
+      changes.push({ player: id, before: was, after: now });
     }
     return changes;
   }
@@ -87,30 +89,35 @@ export class SkillBook {
    * A game saved before the book existed (no record) changes nothing.
    */
   correct(gameId: string, match: SkillMatch | null): SkillChange[] {
-    const saved = this.games.get(gameId);
-    if (saved === undefined) return [];
-    const { players, finishedAt } = saved;
+    const games = this.games;
+    const slot = games.slotOf(gameId);
+    if (slot < 0) return [];
+    const finishedAt = games.finishedAt(slot);
+    const count = games.playerCount(slot);
     const before: Skill[] = [];
-    for (let i = 0; i < players.length; i++)
-      before.push({ mu: saved.skills[4 * i]!, sigma: saved.skills[4 * i + 1]! });
+    for (let i = 0; i < count; i++)
+      before.push({ mu: games.number(slot, i, 0), sigma: games.number(slot, i, 1) });
     const corrected = match === null ? before : rateMatch(before, match);
-    const skills: number[] = [];
     const changes: SkillChange[] = [];
-    for (let i = 0; i < players.length; i++) {
-      const id = players[i]!;
-      const was = { mu: saved.skills[4 * i + 2]!, sigma: saved.skills[4 * i + 3]! };
+    for (let i = 0; i < count; i++) {
+      const id = games.player(slot, i);
+      const was = { mu: games.number(slot, i, 2), sigma: games.number(slot, i, 3) };
       const now = corrected[i]!;
-      skills.push(before[i]!.mu, before[i]!.sigma, now.mu, now.sigma);
+      games.write(slot, i, before[i]!.mu, before[i]!.sigma, now.mu, now.sigma);
       if (was.mu === now.mu && was.sigma === now.sigma) continue;
       const current = this.skillOf(id);
-      const next = {
-        mu: current.mu + (now.mu - was.mu),
-        sigma: current.sigma * (now.sigma / was.sigma),
-      };
+      // Nothing counted since (the estimate is still what the game left): the corrected one
+      // itself, as the difference and ratio would give it but for rounding.
+      const untouched = current.mu === was.mu && current.sigma === was.sigma;
+      const next = untouched
+        ? now
+        : {
+            mu: current.mu + (now.mu - was.mu),
+            sigma: current.sigma * (now.sigma / was.sigma),
+          };
       this.set(id, next, match === null ? null : finishedAt);
       changes.push({ player: id, before: current, after: next });
     }
-    this.games.set(gameId, { finishedAt, players, skills });
     this.writtenGames?.add(gameId);
     return changes;
   }
@@ -146,7 +153,7 @@ export class SkillBook {
   snapshot(): SkillSnapshot {
     return {
       players: [...this.states].map(([id, s]) => ({ id, ...s })),
-      games: [...this.games].map(([id, g]) => ({ id, ...g, skills: [...g.skills] })),
+      games: [...this.games.gameIds()].map((id) => ({ id, ...this.games.game(id)! })),
     };
   }
 
@@ -155,8 +162,18 @@ export class SkillBook {
     const book = new SkillBook();
     for (const { id, mu, sigma, lastPlayedAt } of snapshot.players)
       book.states.set(id, { mu, sigma, lastPlayedAt });
-    for (const { id, ...game } of snapshot.games)
-      book.games.set(id, { ...game, skills: [...game.skills] });
+    for (const { id, finishedAt, players, skills } of snapshot.games) {
+      const slot = book.games.add(id, finishedAt, players);
+      for (let i = 0; i < players.length; i++)
+        book.games.write(
+          slot,
+          i,
+          skills[4 * i]!,
+          skills[4 * i + 1]!,
+          skills[4 * i + 2]!,
+          skills[4 * i + 3]!,
+        );
+    }
     book.writtenPlayers = new Set();
     book.writtenGames = new Set();
     return book;
@@ -170,12 +187,12 @@ export class SkillBook {
 
   /** The games written since `restore` (every game for a fresh book). */
   changedGames(): (SkillGame & { readonly id: string })[] {
-    const ids = this.writtenGames ?? this.games.keys();
-    return [...ids].map((id) => ({ id, ...this.games.get(id)! }));
+    const ids = this.writtenGames ?? this.games.gameIds();
+    return [...ids].map((id) => ({ id, ...this.games.game(id)! }));
   }
 
   /** A saved game (for stores and tests). */
   savedGame(gameId: string): SkillGame | undefined {
-    return this.games.get(gameId);
+    return this.games.game(gameId);
   }
 }

@@ -5,15 +5,21 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename } from 'node:fs/promises';
 import { CommandLog } from '../command-log.js';
+import { instantFlag } from '../instant-flag.js';
 import { writeChunks } from '../output-file.js';
 
 interface ExportFlags {
   ladder?: string;
   log?: string;
   standings?: string;
+  /** Epoch ms of --until. */
+  until?: number;
 }
 
-/** `ranking export`: the event store as NDJSON (log order) and/or the live standings (contract format). */
+/**
+ * `ranking export`: the event store as NDJSON (log order), or its prefix recorded by an instant
+ * (`--until`), and/or the live standings (contract format).
+ */
 @Command({
   name: 'export',
   description: 'export the event store (--log) and/or the live standings (--standings)',
@@ -22,6 +28,13 @@ export class ExportCommand extends CommandRunner {
   async run(_args: string[], flags: ExportFlags): Promise<void> {
     if (!flags.log && !flags.standings)
       throw new Error('export needs --log FILE.ndjson and/or --standings FILE.json');
+    if (flags.until !== undefined && (!flags.log || flags.standings))
+      throw new Error(
+        '--until applies to --log only: the standings are the live state (the boards as of an instant are GET /ladders/:ladder/leaderboard?at=)',
+      );
+    if (flags.until !== undefined && flags.until > Date.now())
+      throw new Error(`--until ${new Date(flags.until).toISOString()} is in the future`);
+    const until = flags.until === undefined ? null : new Date(flags.until);
     const env = loadEnvironment();
     const ladders = loadLadders(env);
     if (flags.ladder && !ladders.has(flags.ladder))
@@ -32,7 +45,7 @@ export class ExportCommand extends CommandRunner {
       // One repeatable-read snapshot, so the log and the standings describe the same moment.
       await db.transaction('REPEATABLE READ', async (manager) => {
         const sql: Sql = { query: (text, params) => manager.query(text, params) };
-        if (flags.log) await writeAsync(flags.log, exportLog(sql, flags.ladder ?? null));
+        if (flags.log) await writeAsync(flags.log, exportLog(sql, flags.ladder ?? null, until));
         if (flags.standings)
           await writeChunks(
             flags.standings,
@@ -44,7 +57,12 @@ export class ExportCommand extends CommandRunner {
     }
     new CommandLog('export').info(
       `exported${flags.log ? ` log -> ${flags.log}` : ''}${flags.standings ? ` standings -> ${flags.standings}` : ''}`,
-      { ladder: flags.ladder, log: flags.log, standings: flags.standings },
+      {
+        ladder: flags.ladder,
+        log: flags.log,
+        standings: flags.standings,
+        ...(until === null ? {} : { until: until.toISOString() }),
+      },
     );
   }
 
@@ -56,6 +74,15 @@ export class ExportCommand extends CommandRunner {
   @Option({ flags: '--log <file>', description: 'write the event store as NDJSON, in log order' })
   parseLog(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--until <instant>',
+    description:
+      'with --log: only the events recorded by this RFC 3339 instant (what the boards as of it were folded from)',
+  })
+  parseUntil(value: string): number {
+    return instantFlag('--until', value);
   }
 
   @Option({

@@ -1,4 +1,4 @@
-import { generateEvents } from '@ranking/generator';
+import { generateEvents, trueStrengths } from '@ranking/generator';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { writeChunks } from '../output-file.js';
@@ -11,6 +11,8 @@ interface GenerateFlags {
   start?: string;
   closes?: boolean;
   annulmentShare?: number;
+  strengthSpread?: number;
+  truth?: string;
 }
 
 function* lines(flags: GenerateFlags): Generator<string> {
@@ -26,6 +28,14 @@ function* lines(flags: GenerateFlags): Generator<string> {
   yield batch;
 }
 
+function* truthLines(flags: GenerateFlags): Generator<string> {
+  const truth = trueStrengths(flags);
+  const ladders = Object.keys(truth);
+  for (const [i, ladder] of ladders.entries())
+    yield `${i === 0 ? '{' : ','}\n${JSON.stringify(ladder)}:${JSON.stringify(truth[ladder])}`;
+  yield ladders.length === 0 ? '{}\n' : '\n}\n';
+}
+
 /** `ranking generate`: a deterministic, realistic event stream for every built-in ladder. */
 @Command({
   name: 'generate',
@@ -37,9 +47,18 @@ export class GenerateCommand extends CommandRunner {
       throw new Error('generate needs --seed N --events M --out FILE.ndjson');
     }
     await writeChunks(flags.out, lines(flags));
+    // One ladder a line: {"ladder": {"player": strength, …}, …}.
+    if (flags.truth) await writeChunks(flags.truth, truthLines(flags));
     new CommandLog('generate').info(
-      `generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}`,
-      { events: flags.events, seed: flags.seed, out: flags.out },
+      `generated ${flags.events} events (seed ${flags.seed}) -> ${flags.out}` +
+        (flags.truth ? `, true strengths -> ${flags.truth}` : ''),
+      {
+        events: flags.events,
+        seed: flags.seed,
+        out: flags.out,
+        ...(flags.strengthSpread === undefined ? {} : { strengthSpread: flags.strengthSpread }),
+        ...(flags.truth ? { truth: flags.truth } : {}),
+      },
     );
   }
 
@@ -94,6 +113,27 @@ export class GenerateCommand extends CommandRunner {
     if (value.trim() === '' || !(share >= 0 && share <= 1))
       throw new Error(`--annulment-share ${value}: must be a number from 0 to 1`);
     return share;
+  }
+
+  @Option({
+    flags: '--strength-spread <x>',
+    description:
+      'give each player a true strength (Elo points, normal with this standard deviation, e.g. 200) and draw results from it; default 0: coin flips, the file as before',
+  })
+  parseStrengthSpread(value: string): number {
+    const spread = Number(value);
+    if (value.trim() === '' || !(spread >= 0 && Number.isFinite(spread)))
+      throw new Error(`--strength-spread ${value}: must be a number >= 0 (Elo points)`);
+    return spread;
+  }
+
+  @Option({
+    flags: '--truth <file>',
+    description:
+      'also write each player\'s true strength as JSON, {"ladder": {"player": strength}} (all 0 without --strength-spread)',
+  })
+  parseTruth(value: string): string {
+    return value;
   }
 }
 

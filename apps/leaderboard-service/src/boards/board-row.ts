@@ -8,6 +8,7 @@ import {
 } from '@ranking/rating';
 import type { StandingRow } from '@ranking/persistence';
 import type { BoardEntry } from '@ranking/redis';
+import type { RankedItem } from './ranked-page.js';
 
 /** Whether a ladder has leaderboards at all (the casual ladder is never ranked). */
 export const hasBoard = (ladder: LadderConfig): boolean => ladder.rankedAfter !== null;
@@ -99,4 +100,12 @@ export function rowJson(
   const rating = jsonNumber(f[0]);
   const label = labelJson(ladder, Number(rating), Number(f[6] ?? 0));
   return `{${rank === null ? '' : `"rank":${rank},`}"player":${JSON.stringify(player)},"rating":${rating},"games":${jsonNumber(f[1])},"wins":${jsonNumber(f[2])},"losses":${jsonNumber(f[3])},"draws":${jsonNumber(f[4])},"ratedGames":${jsonNumber(f[5])}${label}}`;
+}
+
+/** Ranked items as a JSON array of rows. */
+export function rowsJson(items: readonly RankedItem[], ladder: LadderConfig): string {
+  let out = '[';
+  for (const [i, r] of items.entries())
+    out += (i === 0 ? '' : ',') + rowJson(r.rank, r.member, r.data, ladder);
+  return `${out}]`;
 }

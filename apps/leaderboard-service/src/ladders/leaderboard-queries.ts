@@ -6,9 +6,9 @@ import { LIVE } from '../boards/board-builder.js';
 import { publishedAt } from '../boards/board-dates.js';
 import { BoardHeads } from '../boards/board-heads.js';
 import { DailyPageCache } from '../boards/daily-page-cache.js';
-import { hasBoard, rowJson, skillJson } from '../boards/board-row.js';
+import { hasBoard, rowJson, rowsJson, skillJson } from '../boards/board-row.js';
 import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
-import { type RankedItem, rankSlice } from '../boards/ranked-page.js';
+import { rankSlice } from '../boards/ranked-page.js';
 import { Metrics } from '../ops/metrics.js';
 import { LADDERS } from '../tokens.js';
 
@@ -119,7 +119,7 @@ export class LeaderboardQueries {
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
     const head = JSON.stringify({ ladder: ladder.id, ...this.view(ladder, board, slice) });
     const next = more ? encodeCursor({ member: last.member, score: last.score }) : null;
-    return `${head.slice(0, -1)},"rows":${this.rows(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`;
+    return `${head.slice(0, -1)},"rows":${rowsJson(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`;
   }
 
   /**
@@ -141,7 +141,7 @@ export class LeaderboardQueries {
       const head = JSON.stringify({ ...this.view(ladder, board, s.board), rank }).slice(0, -1);
       const standing =
         s.data && board !== LIVE ? `,"standing":${rowJson(null, player, s.data, ladder)}` : '';
-      return `${head}${standing},"around":${this.rows(ranked, ladder)}}`;
+      return `${head}${standing},"around":${rowsJson(ranked, ladder)}}`;
     };
     const row = rowJson(null, player, live.data, ladder).slice(1, -1);
     const skill = skillJson(live.data) ?? (await this.storedSkill(ladder, player));
@@ -154,14 +154,6 @@ export class LeaderboardQueries {
     const mu = stored?.mu ?? SKILL_PRIOR.mu;
     const sigma = stored?.sigma ?? SKILL_PRIOR.sigma;
     return `{"mu":${JSON.stringify(mu)},"sigma":${JSON.stringify(sigma)}}`;
-  }
-
-  /** Ranked items as a JSON array of rows. */
-  private rows(items: readonly RankedItem[], ladder: LadderConfig): string {
-    let out = '[';
-    for (const [i, r] of items.entries())
-      out += (i === 0 ? '' : ',') + rowJson(r.rank, r.member, r.data, ladder);
-    return `${out}]`;
   }
 
   private view(ladder: LadderConfig, board: string, slice: BoardSlice): BoardView {

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { DATE } from '../boards/board-dates.js';
+import { IsInstant } from '../instant-query.js';
 
 export const MAX_LIMIT = 200;
 
@@ -33,4 +34,13 @@ export class LeaderboardQuery {
   @IsString()
   @MaxLength(400, { message: 'cursor is too long' })
   cursor?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'the live board as it was at this instant (RFC 3339 with an offset; a + sent as %2B): the state after every change the rating service had made by then. Not with view=daily or date; not in the future',
+    example: '2026-11-29T13:00:00Z',
+  })
+  @IsOptional()
+  @IsInstant()
+  at?: string;
 }

@@ -22,6 +22,10 @@ export class Metrics {
 
   readonly skillIndexPlayers: Counter<'ladder'>;
 
+  readonly pointInTimeBoards: Counter<'result'>;
+
+  readonly pointInTimeBuild: Histogram<'ladder'>;
+
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
     this.boardBuild = shared.boardBuild;
@@ -59,6 +63,19 @@ export class Metrics {
       name: 'leaderboard_skill_index_players_total',
       help: "Players re-read into a ladder's matchmaking index because new events named them",
       labelNames: ['ladder'] as const,
+      registers,
+    });
+    this.pointInTimeBoards = new Counter({
+      name: 'leaderboard_point_in_time_boards_total',
+      help: 'Boards as of an instant (?at=) answered from memory (hit) or read from the rating history (miss)',
+      labelNames: ['result'] as const,
+      registers,
+    });
+    this.pointInTimeBuild = new Histogram({
+      name: 'leaderboard_point_in_time_build_seconds',
+      help: 'Time to read a board as of an instant from the rating history and rank it',
+      labelNames: ['ladder'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers,
     });
   }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInstant } from '../instant-query.js';
 
 export const MAX_AROUND = 50;
 export const MAX_HISTORY = 200;
@@ -19,6 +20,15 @@ export class PlayerQuery {
   @Min(0, { message: 'around must be at least 0' })
   @Max(MAX_AROUND, { message: `around must be at most ${MAX_AROUND}` })
   around?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'the player as the live board showed them at this instant (RFC 3339 with an offset; a + sent as %2B), with their rank then; not in the future',
+    example: '2026-11-29T13:00:00Z',
+  })
+  @IsOptional()
+  @IsInstant()
+  at?: string;
 }
 
 /** Query of GET /ladders/:ladder/players/:player/history. */

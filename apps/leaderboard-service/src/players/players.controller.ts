@@ -1,7 +1,17 @@
 import { Controller, Get, Header, NotFoundException, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { HistoryReader } from '@ranking/persistence';
+import { instantOf } from '../instant-query.js';
+import { ErrorSchema, PlayerSchema } from '../ladders/board-schemas.js';
 import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
+import { PointInTimeQueries } from '../ladders/point-in-time-queries.js';
 import { HistoryQuery, PlayerQuery } from './player.query.js';
 
 @ApiTags('players')
@@ -9,17 +19,26 @@ import { HistoryQuery, PlayerQuery } from './player.query.js';
 export class PlayersController {
   constructor(
     private readonly queries: LeaderboardQueries,
+    private readonly pointInTime: PointInTimeQueries,
     private readonly history: HistoryReader,
   ) {}
 
   @Get(':player')
   @ApiOperation({
     summary:
-      'A player: rating, record, title or level, skill estimate, daily and live rank, neighbours',
-  })
-  @ApiOkResponse({
+      'A player: rating, record, title or level, skill estimate, daily and live rank, neighbours; or as of an instant (at)',
     description:
-      '{ player, rating, wins, losses, draws, ranked, skill: { mu, sigma }, live: { rank, around }, daily }',
+      'With at: the player as the live board showed them then, with their rank and neighbours on it (no daily board); played: false when they had not played by then.',
+  })
+  @ApiOkResponse({ type: PlayerSchema })
+  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query, at in the future' })
+  @ApiNotFoundResponse({
+    type: ErrorSchema,
+    description: 'no such ladder, or the player has no games on it',
+  })
+  @ApiConflictResponse({
+    type: ErrorSchema,
+    description: 'at: the history by then predates the board fields of history rows',
   })
   @Header('Content-Type', 'application/json; charset=utf-8')
   player(
@@ -27,7 +46,10 @@ export class PlayersController {
     @Param('player') player: string,
     @Query() query: PlayerQuery,
   ): Promise<string> {
-    return this.queries.player(this.queries.ladder(id, true), player, query.around ?? 5);
+    const ladder = this.queries.ladder(id, true);
+    if (query.at !== undefined)
+      return this.pointInTime.player(ladder, player, instantOf(query.at), query.around ?? 5);
+    return this.queries.player(ladder, player, query.around ?? 5);
   }
 
   @Get(':player/history')

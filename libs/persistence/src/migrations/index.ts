@@ -11,6 +11,7 @@ import { EventTournamentColumn1765200000000 } from './1765200000000-event-tourna
 import { UnprocessableMessages1765300000000 } from './1765300000000-unprocessable-messages.js';
 import { EventPayloadText1765400000000 } from './1765400000000-event-payload-text.js';
 import { SkillAndStandings1765500000000 } from './1765500000000-skill-and-standings.js';
+import { HistoryAsOfIndex1765550000000 } from './1765550000000-history-as-of-index.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   UnprocessableMessages1765300000000,
   EventPayloadText1765400000000,
   SkillAndStandings1765500000000,
+  HistoryAsOfIndex1765550000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { type HistoryCut, PointInTimeReader } from '@ranking/persistence';
+import type { LadderConfig } from '@ranking/rating';
+import { LRUCache } from 'lru-cache';
+import { Metrics } from '../ops/metrics.js';
+import { PointInTimeBoard } from './point-in-time-board.js';
+
+/**
+ * Players' rows kept over all cached boards: about 200 bytes each in memory, so some 100 MB,
+ * e.g. five boards of 100,000 players. A board larger than this is read again per request.
+ */
+export const CACHED_ROWS = 500_000;
+
+export interface BoardAsOf {
+  /** The ladder's last history row by the instant; null before its first change. */
+  readonly cut: HistoryCut | null;
+  readonly board: PointInTimeBoard;
+}
+
+/**
+ * Boards as of an instant (ADR 20), computed from the rating history and kept in memory by
+ * (ladder, cut): every instant between two changes of a ladder has the same cut, so paging
+ * through a board and looking players up on it read the history once. A board being read is
+ * shared by the requests that want it meanwhile.
+ */
+@Injectable()
+export class PointInTimeBoards {
+  private readonly boards = new LRUCache<string, PointInTimeBoard>({
+    maxSize: CACHED_ROWS,
+    sizeCalculation: (board) => board.players + 1,
+  });
+  private readonly reading = new Map<string, Promise<PointInTimeBoard>>();
+  private readonly empty = new WeakMap<LadderConfig, PointInTimeBoard>();
+
+  constructor(
+    private readonly reader: PointInTimeReader,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async asOf(ladder: LadderConfig, at: Date): Promise<BoardAsOf> {
+    const cut = await this.reader.cut(ladder.id, at);
+    if (cut === null) return { cut, board: this.emptyBoard(ladder) };
+    const key = `${ladder.id}\n${cut.id}`;
+    const cached = this.boards.get(key);
+    if (cached) {
+      this.metrics.pointInTimeBoards.inc({ result: 'hit' });
+      return { cut, board: cached };
+    }
+    let reading = this.reading.get(key);
+    if (reading === undefined) {
+      this.metrics.pointInTimeBoards.inc({ result: 'miss' });
+      reading = this.read(ladder, cut.id).finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+      const board = await reading;
+      this.boards.set(key, board);
+      return { cut, board };
+    }
+    this.metrics.pointInTimeBoards.inc({ result: 'hit' });
+    return { cut, board: await reading };
+  }
+
+  /** Whether the player has ever played on the ladder (tells "not yet" from "never"). */
+  known(ladder: LadderConfig, player: string): Promise<boolean> {
+    return this.reader.known(ladder.id, player);
+  }
+
+  private async read(ladder: LadderConfig, cut: number): Promise<PointInTimeBoard> {
+    const end = this.metrics.pointInTimeBuild.startTimer({ ladder: ladder.id });
+    const board = new PointInTimeBoard(await this.reader.standings(ladder.id, cut), ladder);
+    end();
+    return board;
+  }
+
+  private emptyBoard(ladder: LadderConfig): PointInTimeBoard {
+    let board = this.empty.get(ladder);
+    if (!board) this.empty.set(ladder, (board = new PointInTimeBoard([], ladder)));
+    return board;
+  }
+}
