@@ -17,3 +17,11 @@ if [[ ! -x /usr/bin/chromium ]]; then
     apt-get update >/dev/null && apt-get install -y chromium >/dev/null
   fi
 fi
+# The page's Chinese names, titles and levels need a CJK font; without one Chromium draws boxes
+# and the browser test's glyph check fails (it sees what a player without the font would see).
+if ! fc-list ':lang=zh-cn' family | grep -q 'Noto Sans CJK'; then
+  echo "[install] apt-get install fonts-noto-cjk"
+  if ! apt-get install -y fonts-noto-cjk >/dev/null; then
+    apt-get update >/dev/null && apt-get install -y fonts-noto-cjk >/dev/null
+  fi
+fi
