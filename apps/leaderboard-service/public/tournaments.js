@@ -152,9 +152,7 @@
   function switchTo(tournaments) {
     byId('show-tournaments').classList.toggle('current', tournaments);
     byId('show-boards').classList.toggle('current', !tournaments);
-    byId('tournament-controls').hidden = !tournaments;
     byId('tournament-section').hidden = !tournaments;
-    byId('board-controls').hidden = tournaments;
     byId('board-section').hidden = tournaments;
     byId('profile').hidden = tournaments || !byId('profile-name').textContent;
     if (tournaments && !loaded) {

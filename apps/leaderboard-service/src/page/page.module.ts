@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PageController } from './page.controller.js';
 
-/** The leaderboard page (plain HTML, JS and SVG; a new view is one more section in it). */
+/** The leaderboard page (plain HTML and JS, Chart.js for the rating chart; no build step). */
 @Module({ controllers: [PageController] })
 export class PageModule {}
