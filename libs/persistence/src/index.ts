@@ -20,6 +20,7 @@ export * from './checkpoint-copy.js';
 export * from './tournament-games.js';
 export * from './standings-reader.js';
 export * from './history-reader.js';
+export * from './history-event.js';
 export * from './skill-reader.js';
 export * from './checked-out-client-guard.js';
 export * from './appended-rows.js';

@@ -110,4 +110,20 @@ export class StandingsReader {
     );
     return rows.map(toRow);
   }
+
+  /**
+   * Live players (who played at least once) whose id starts with a prefix, in id order. The range
+   * on the primary key bounds the scan under a code-point collation (C, C.UTF-8); starts_with
+   * keeps the answer right under any other.
+   */
+  async livePlayersByPrefix(ladder: string, prefix: string, limit: number): Promise<StandingRow[]> {
+    const rows = await this.sql.query<RawStanding>(
+      `SELECT ${LIVE_COLUMNS} FROM ladder_players
+       WHERE ladder = $1 AND player >= $2 AND player < $2 || chr(1114111)
+         AND starts_with(player, $2) AND games > 0
+       ORDER BY player LIMIT $3`,
+      [ladder, prefix, limit],
+    );
+    return rows.map(toRow);
+  }
 }

@@ -23,7 +23,15 @@ export type Why =
       teamShare?: number;
     }
   | { kind: 'card-points'; card: number; teamTotal?: number; place?: number; doubled: boolean }
-  | { kind: 'penalty'; reason: string; points: number; floor: number | null }
+  | {
+      kind: 'penalty';
+      reason: string;
+      points: number;
+      floor: number | null;
+      /** A quota penalty: the games the period counted, and the quota they fell short of. */
+      played?: number;
+      quota?: number;
+    }
   | { kind: 'level'; from: number; to: number; stage: 'capture' | 'territory' }
   | { kind: 'correction'; gameId: string; void: boolean }
   /** An annulment re-folded the ladder: `since` in epoch ms. */

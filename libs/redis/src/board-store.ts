@@ -256,14 +256,16 @@ export class BoardStore {
   }
 
   /**
-   * A page in board order, after the cursor's member (or at its score when it left the board).
-   * `board` null means the newest daily board; the slice's meta `name` tells which it was.
+   * A page in board order, after the cursor's member (or at its score when it left the board),
+   * or without a cursor from the 0-based `position`. `board` null means the newest daily board;
+   * the slice's meta `name` tells which it was.
    */
   async page(
     ladder: string,
     board: string | null,
     after: { member: string; score: string } | null,
     limit: number,
+    position = 0,
   ): Promise<BoardSlice | null> {
     this.assertConnected();
     const reply = opened(
@@ -276,6 +278,7 @@ export class BoardStore {
         after?.score ?? '',
         limit,
         board ?? '',
+        position,
       ),
     );
     return reply === null ? null : readSlice(reply);

@@ -18,8 +18,22 @@ export class DailyPageCache {
     sizeCalculation: (body) => body.length,
   });
 
-  static key(ladder: string, head: BoardHead, cursor: PageCursor | null, limit: number): string {
-    return JSON.stringify([ladder, head.name, head.version, cursor?.member, cursor?.score, limit]);
+  static key(
+    ladder: string,
+    head: BoardHead,
+    cursor: PageCursor | null,
+    limit: number,
+    position = 0,
+  ): string {
+    return JSON.stringify([
+      ladder,
+      head.name,
+      head.version,
+      cursor?.member,
+      cursor?.score,
+      limit,
+      position,
+    ]);
   }
 
   get(key: string): Buffer | undefined {

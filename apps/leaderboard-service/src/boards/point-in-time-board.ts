@@ -80,10 +80,10 @@ export class PointInTimeBoard {
   /**
    * Up to `limit` ranked rows after the cursor. As the live board's page script: from just after
    * the cursor's member while it still has the cursor's score, otherwise from the first row
-   * scored above the cursor's score.
+   * scored above the cursor's score; without a cursor, from the 0-based `position`.
    */
-  page(after: PageCursor | null, limit: number): BoardPart {
-    let start = 0;
+  page(after: PageCursor | null, limit: number, position = 0): BoardPart {
+    let start = position;
     if (after !== null) {
       const at = this.boardIndex(after.member);
       start =

@@ -52,6 +52,8 @@ class BoardViewSchema {
 
 export class BoardPageSchema extends BoardViewSchema {
   @ApiProperty() ladder!: string;
+  @ApiProperty({ description: "the position (1 = the top) of the page's first row" })
+  from!: number;
   @ApiProperty({ type: () => BoardRowSchema, isArray: true, description: 'in board order' })
   rows!: BoardRowSchema[];
   @ApiProperty({ type: String, nullable: true, description: "the next page's cursor" })
@@ -109,6 +111,34 @@ export class PlayerSchema extends BoardRowSchema {
     description: 'the newest daily board (not in an answer as of an instant)',
   })
   daily?: PlayerBoardSchema | null;
+}
+
+export class PlayerMatchesSchema {
+  @ApiProperty() ladder!: string;
+  @ApiProperty() prefix!: string;
+  @ApiProperty({
+    type: () => BoardRowSchema,
+    isArray: true,
+    description: 'players who have played, in id order, as rows without a rank',
+  })
+  players!: BoardRowSchema[];
+}
+
+export class StoredBoardSchema {
+  @ApiProperty({ description: "the board's date (its 06:00, the ladder's zone)" })
+  date!: string;
+  @ApiProperty({ description: 'the key of the day whose close it shows' })
+  closeKey!: string;
+  @ApiProperty({ ...INSTANT, description: 'when it was published' })
+  publishedAt!: string;
+  @ApiProperty({ description: 'ranked players on it' })
+  players!: number;
+}
+
+export class StoredBoardsSchema {
+  @ApiProperty() ladder!: string;
+  @ApiProperty({ type: () => StoredBoardSchema, isArray: true, description: 'newest first' })
+  boards!: StoredBoardSchema[];
 }
 
 export class ErrorSchema {

@@ -10,7 +10,7 @@ import {
 import { isRealDate } from '../boards/board-dates.js';
 import { decodeCursor } from '../boards/page-cursor.js';
 import { instantOf } from '../instant-query.js';
-import { BoardPageSchema, ErrorSchema } from './board-schemas.js';
+import { BoardPageSchema, ErrorSchema, StoredBoardsSchema } from './board-schemas.js';
 import { LeaderboardQueries } from './leaderboard-queries.js';
 import { LeaderboardQuery } from './leaderboard.query.js';
 import { PointInTimeQueries } from './point-in-time-queries.js';
@@ -28,6 +28,14 @@ export class LaddersController {
   @ApiOkResponse({ description: '{ ladders: [...] }' })
   list() {
     return this.queries.ladderList();
+  }
+
+  @Get(':ladder/boards')
+  @ApiOperation({ summary: 'The daily (06:00) boards kept for a ladder, newest first' })
+  @ApiOkResponse({ type: StoredBoardsSchema })
+  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or it has no boards' })
+  boards(@Param('ladder') id: string) {
+    return this.queries.boards(this.queries.ladder(id, true));
   }
 
   @Get(':ladder/leaderboard')
@@ -62,12 +70,21 @@ export class LaddersController {
       throw new BadRequestException(
         'at gives the live board as of an instant: it cannot be combined with view=daily or date',
       );
+    if (query.rank !== undefined && query.cursor !== undefined)
+      throw new BadRequestException('rank and cursor both say where the page starts: give one');
+    const position = (query.rank ?? 1) - 1;
     const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
     if (query.cursor !== undefined && cursor === null)
       throw new BadRequestException('cursor is not one this API gave out');
     if (query.at !== undefined)
-      return this.pointInTime.leaderboard(ladder, instantOf(query.at), cursor, query.limit ?? 50);
+      return this.pointInTime.leaderboard(
+        ladder,
+        instantOf(query.at),
+        cursor,
+        query.limit ?? 50,
+        position,
+      );
     const board = this.queries.boardName(view, query.date);
-    return this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50);
+    return this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50, position);
   }
 }

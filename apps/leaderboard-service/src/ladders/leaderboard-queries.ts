@@ -11,6 +11,7 @@ import { encodeCursor, type PageCursor } from '../boards/page-cursor.js';
 import { rankSlice } from '../boards/ranked-page.js';
 import { Metrics } from '../ops/metrics.js';
 import { LADDERS } from '../tokens.js';
+import { ladderName } from './ladder-names.js';
 
 export interface BoardView {
   readonly view: 'daily' | 'live';
@@ -59,6 +60,7 @@ export class LeaderboardQueries {
       const live = board ? await this.store.meta(ladder.id, LIVE) : null;
       out.push({
         id: ladder.id,
+        ...ladderName(ladder.id),
         ruleSet: ladder.ruleSet,
         timezone: ladder.timezone,
         rankedAfter: ladder.rankedAfter,
@@ -80,6 +82,25 @@ export class LeaderboardQueries {
     return { ladders: out };
   }
 
+  /** The daily boards the store keeps for a ladder, newest first. */
+  async boards(ladder: LadderConfig) {
+    const days = await this.store.days(ladder.id);
+    const metas = await Promise.all(days.map((day) => this.store.meta(ladder.id, day)));
+    const boards = [];
+    for (const [i, date] of days.entries()) {
+      const meta = metas[i];
+      // A board trimmed between the two reads is no longer there to show.
+      if (!meta) continue;
+      boards.push({
+        date,
+        closeKey: meta.asOf,
+        publishedAt: publishedAt(date, ladder.timezone),
+        players: Number(meta.count),
+      });
+    }
+    return { ladder: ladder.id, boards };
+  }
+
   /** The board for a request: the live board, the given date, or null for the newest daily board. */
   boardName(view: 'daily' | 'live', date?: string): string | null {
     return view === 'live' ? LIVE : (date ?? null);
@@ -94,17 +115,18 @@ export class LeaderboardQueries {
     wanted: string | null,
     cursor: PageCursor | null,
     limit: number,
+    position = 0,
   ): Promise<Buffer> {
     const head = wanted === LIVE ? null : await this.heads.head(ladder.id, wanted);
     if (wanted !== LIVE && head === null) throw await this.noBoard(ladder, wanted);
-    const key = head && DailyPageCache.key(ladder.id, head, cursor, limit);
+    const key = head && DailyPageCache.key(ladder.id, head, cursor, limit, position);
     const cached = key === null ? undefined : this.cache.get(key);
     if (cached) {
       this.metrics.pageCache.inc({ result: 'hit' });
       return cached;
     }
     if (key !== null) this.metrics.pageCache.inc({ result: 'miss' });
-    const slice = await this.store.page(ladder.id, head?.name ?? LIVE, cursor, limit);
+    const slice = await this.store.page(ladder.id, head?.name ?? LIVE, cursor, limit, position);
     if (!slice) throw await this.noBoard(ladder, wanted);
     const body = Buffer.from(this.page(ladder, slice));
     // A switch between the two reads gives a newer version than the key names: not cached.
@@ -119,7 +141,7 @@ export class LeaderboardQueries {
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
     const head = JSON.stringify({ ladder: ladder.id, ...this.view(ladder, board, slice) });
     const next = more ? encodeCursor({ member: last.member, score: last.score }) : null;
-    return `${head.slice(0, -1)},"rows":${rowsJson(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`;
+    return `${head.slice(0, -1)},"from":${slice.start + 1},"rows":${rowsJson(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`;
   }
 
   /**

@@ -5,6 +5,7 @@ import { DATE } from '../boards/board-dates.js';
 import { IsInstant } from '../instant-query.js';
 
 export const MAX_LIMIT = 200;
+export const MAX_RANK_JUMP = 100_000_000;
 
 /** Query of GET /ladders/:ladder/leaderboard. */
 export class LeaderboardQuery {
@@ -28,6 +29,19 @@ export class LeaderboardQuery {
   @Min(1, { message: 'limit must be at least 1' })
   @Max(MAX_LIMIT, { message: `limit must be at most ${MAX_LIMIT}` })
   limit?: number;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_RANK_JUMP,
+    description:
+      'start the page at the row in this position (1 = the top; with ties, the row of this rank or the tie group over it); not with cursor',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'rank must be a whole number' })
+  @Min(1, { message: 'rank must be at least 1' })
+  @Max(MAX_RANK_JUMP, { message: `rank must be at most ${MAX_RANK_JUMP}` })
+  rank?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
   @IsOptional()

@@ -22,15 +22,16 @@ export class PointInTimeQueries {
     at: Date,
     cursor: PageCursor | null,
     limit: number,
+    position = 0,
   ): Promise<Buffer> {
     const asOf = await this.asOf(ladder, at);
-    const slice = asOf.board.page(cursor, limit);
+    const slice = asOf.board.page(cursor, limit, position);
     const last = slice.items[slice.items.length - 1];
     const more = last !== undefined && slice.start + slice.items.length < slice.total;
     const next = more ? encodeCursor({ member: last.member, score: last.score }) : null;
     const head = JSON.stringify({ ladder: ladder.id, ...view(at, asOf, slice) }).slice(0, -1);
     return Buffer.from(
-      `${head},"rows":${rowsJson(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`,
+      `${head},"from":${slice.start + 1},"rows":${rowsJson(rankSlice(slice), ladder)},"nextCursor":${JSON.stringify(next)}}`,
     );
   }
 

@@ -1,10 +1,20 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { IsInstant } from '../instant-query.js';
 
 export const MAX_AROUND = 50;
 export const MAX_HISTORY = 200;
+export const MAX_MATCHES = 50;
 
 /** Query of GET /ladders/:ladder/players/:player. */
 export class PlayerQuery {
@@ -46,4 +56,21 @@ export class HistoryQuery {
   @IsString()
   @Matches(/^\d{1,18}$/, { message: 'cursor is not one this API gave out' })
   cursor?: string;
+}
+
+/** Query of GET /ladders/:ladder/players (search by id prefix). */
+export class PlayerSearchQuery {
+  @ApiProperty({ description: 'the start of the player ids to find', example: 'p1' })
+  @IsString({ message: 'prefix must be text' })
+  @MinLength(1, { message: 'prefix must not be empty' })
+  @MaxLength(64, { message: 'prefix must be at most 64 characters' })
+  prefix!: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MATCHES, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(MAX_MATCHES, { message: `limit must be at most ${MAX_MATCHES}` })
+  limit?: number;
 }

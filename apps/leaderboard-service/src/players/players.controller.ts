@@ -9,10 +9,12 @@ import {
 } from '@nestjs/swagger';
 import { HistoryReader } from '@ranking/persistence';
 import { instantOf } from '../instant-query.js';
-import { ErrorSchema, PlayerSchema } from '../ladders/board-schemas.js';
+import { ErrorSchema, PlayerMatchesSchema, PlayerSchema } from '../ladders/board-schemas.js';
 import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
 import { PointInTimeQueries } from '../ladders/point-in-time-queries.js';
-import { HistoryQuery, PlayerQuery } from './player.query.js';
+import { HistoryPageSchema } from './history-schemas.js';
+import { PlayerSearch } from './player-search.js';
+import { HistoryQuery, PlayerQuery, PlayerSearchQuery } from './player.query.js';
 
 @ApiTags('players')
 @Controller('ladders/:ladder/players')
@@ -21,7 +23,18 @@ export class PlayersController {
     private readonly queries: LeaderboardQueries,
     private readonly pointInTime: PointInTimeQueries,
     private readonly history: HistoryReader,
+    private readonly search: PlayerSearch,
   ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Players whose id starts with a prefix (who have played), in id order' })
+  @ApiOkResponse({ type: PlayerMatchesSchema })
+  @ApiBadRequestResponse({ type: ErrorSchema, description: 'no prefix, or a malformed query' })
+  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder' })
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  players(@Param('ladder') id: string, @Query() query: PlayerSearchQuery): Promise<string> {
+    return this.search.byPrefix(this.queries.ladder(id), query.prefix, query.limit ?? 10);
+  }
 
   @Get(':player')
   @ApiOperation({
@@ -53,10 +66,13 @@ export class PlayersController {
   }
 
   @Get(':player/history')
-  @ApiOperation({ summary: "A player's rating changes, newest first, each with its why" })
-  @ApiOkResponse({
-    description: '{ entries: [{ eventId, before, after, delta, result, why, at }], nextCursor }',
+  @ApiOperation({
+    summary:
+      "A player's rating changes, newest first, each with its why, its event and the game's other players",
   })
+  @ApiOkResponse({ type: HistoryPageSchema })
+  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query' })
+  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or no history' })
   async playerHistory(
     @Param('ladder') id: string,
     @Param('player') player: string,

@@ -12,6 +12,7 @@ import { UnprocessableMessages1765300000000 } from './1765300000000-unprocessabl
 import { EventPayloadText1765400000000 } from './1765400000000-event-payload-text.js';
 import { SkillAndStandings1765500000000 } from './1765500000000-skill-and-standings.js';
 import { HistoryAsOfIndex1765550000000 } from './1765550000000-history-as-of-index.js';
+import { HistoryByEvent1765600000000 } from './1765600000000-history-by-event.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   EventPayloadText1765400000000,
   SkillAndStandings1765500000000,
   HistoryAsOfIndex1765550000000,
+  HistoryByEvent1765600000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */

@@ -605,6 +605,34 @@ describe('igame-gomoku weekly quota (-30 for < 7 rated games in [Mon 06:00, next
     });
   });
 
+  describe('given erin and frank drew 4 times in W48', () => {
+    it('when W48 closes then each change says why: 4 of the quota of 7 games, -30', () => {
+      const ladder = new Ladder(false);
+      ladder.draws(4, '2026-11-27T10:00:00+08:00', 'erin', 'frank');
+      const result = ladder.send({
+        id: 'period.closed:w48',
+        type: 'period.closed',
+        ladder: IGAME.id,
+        period: 'weekly',
+        key: '2026-W48',
+        start: '2026-11-23T06:00:00+08:00',
+        end: '2026-11-30T06:00:00+08:00',
+      });
+      if (result.kind !== 'accepted' || result.outcome.status !== 'applied')
+        throw new Error(`not applied: ${JSON.stringify(result)}`);
+      expect(result.outcome.changes.map((c) => [c.player, c.why])).toEqual([
+        [
+          'erin',
+          { kind: 'penalty', reason: 'weekly-quota', points: -30, floor: 100, played: 4, quota: 7 },
+        ],
+        [
+          'frank',
+          { kind: 'penalty', reason: 'weekly-quota', points: -30, floor: 100, played: 4, quota: 7 },
+        ],
+      ]);
+    });
+  });
+
   describe('given a week that spans a month end (W49: Mon 2026-11-30 .. Mon 2026-12-07)', () => {
     it('when 3 games fall in November and 4 in December then the week has 7: no weekly penalty', () => {
       const ladder = new Ladder(true);

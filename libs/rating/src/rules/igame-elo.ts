@@ -118,6 +118,8 @@ function closePeriod(
       reason: weekly ? 'weekly-quota' : 'monthly-inactivity',
       points,
       floor: params.floor,
+      played,
+      quota: weekly ? params.weeklyQuota : 1,
     },
   };
 }

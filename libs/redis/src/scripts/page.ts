@@ -2,7 +2,8 @@ import { SLICE_LUA } from './slice.js';
 
 /**
  * A page in board order after a cursor. KEYS: the ladder's ready marker, board key base, days
- * index; ARGV: cursor member, cursor score, limit, board ('' = the newest daily board).
+ * index; ARGV: cursor member, cursor score, limit, board ('' = the newest daily board), and the
+ * 0-based position to start at when there is no cursor.
  * Answers a flat reply (see flat-reply.ts), 'unready' without the marker, nil without the board.
  */
 export const PAGE_LUA = `${SLICE_LUA}
@@ -18,6 +19,8 @@ if ARGV[1] ~= '' then
   local r = redis.call('ZRANK', z, ARGV[1])
   local s = redis.call('ZSCORE', z, ARGV[1])
   if r and s == ARGV[2] then start = r + 1 else start = redis.call('ZCOUNT', z, '-inf', ARGV[2]) end
+elseif ARGV[5] ~= '' then
+  start = tonumber(ARGV[5])
 end
 slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
 return table.concat(out, '\\255')
