@@ -108,12 +108,13 @@ describe('leaderboard page (headless Chromium, real services)', () => {
       seed: 71,
       events: 2000,
       closes: true,
-      days: 3,
+      days: 5,
       playersPerLadder: 40,
       start: `2026-11-0${1 + (randomBytes(1)[0]! % 5)}T00:00:00+08:00`,
     }),
   ];
   let rating: ReturnType<LeaderboardWorld['service']>;
+  let midway = 0;
   let browser: Browser;
   let page: Page;
   const base = () => `http://127.0.0.1:${world.port}`;
@@ -125,6 +126,15 @@ describe('leaderboard page (headless Chromium, real services)', () => {
     rating.start();
     await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO });
     await world.produce(lines);
+    await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    // A whole second after the generated stream was applied and before the tournament's games:
+    // the point-in-time board of this moment is the stream's alone.
+    midway = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    await waitFor(() => Date.now() > midway, {
+      timeout: 5_000,
+      interval: 50,
+      what: 'midway',
+    });
     // The demo tournament (for its view): what deploy/run.sh plays, a day of games.
     await run(
       process.execPath,
@@ -234,23 +244,23 @@ describe('leaderboard page (headless Chromium, real services)', () => {
 
   it('given a moment typed in the ladder’s zone, when shown, then the board equals the API’s point-in-time answer', async () => {
     const { ladders: all } = (await world.get('/ladders')).body;
-    const ladder = all.find((l: any) => l.id === 'igame-gomoku');
-    const { boards } = (await world.get('/ladders/igame-gomoku/boards')).body;
-    // Noon of the oldest stored board's day, in Asia/Taipei (+08:00).
-    const day = boards[boards.length - 1].date;
-    expect(ladder.timezone).toBe('Asia/Taipei');
+    expect(all.find((l: any) => l.id === 'igame-gomoku').timezone).toBe('Asia/Taipei');
+    // The moment in Asia/Taipei (+08:00, no summer time), as a person types it.
+    const typed = new Date(midway + 8 * 3_600_000).toISOString().slice(0, 19);
+    const at = `${typed}+08:00`;
     await page.goto(`${base()}/?ladder=igame-gomoku`);
     await page.waitForSelector('#board tbody tr');
     await page.selectOption('#view', 'at');
-    await page.fill('#at', `${day}T12:00:00`);
+    await page.fill('#at', typed);
     await page.click('#at-show');
-    const at = `${day}T12:00:00+08:00`;
     const api = (
       await world.get(
         `/ladders/igame-gomoku/leaderboard?view=live&limit=25&at=${encodeURIComponent(at)}`,
       )
     ).body;
+    const live = (await world.get('/ladders/igame-gomoku/leaderboard?view=live&limit=25')).body;
     expect(api.rows.length).toBeGreaterThan(0);
+    expect(api.rows).not.toEqual(live.rows);
     await boardShows(page, api.rows);
     expect(new URL(page.url()).searchParams.get('at')).toBe(at);
   });
