@@ -108,7 +108,7 @@ function go(changes, { board: reloadBoard = true } = {}) {
   controlsFromState();
   const work = [];
   if (reloadBoard) work.push(loadBoard());
-  if ('player' in changes) work.push(state.player ? loadProfile() : hideProfile());
+  if ('player' in changes) work.push(state.player ? loadProfile({ opened: true }) : hideProfile());
   return Promise.all(work);
 }
 
@@ -438,7 +438,8 @@ async function historyOf(ladder, player) {
 }
 
 let profileTicket = 0;
-async function loadProfile() {
+/** `opened`: the user asked for it (not a link or Back), so it may scroll into view. */
+async function loadProfile({ opened = false } = {}) {
   const ticket = ++profileTicket;
   const ladder = encodeURIComponent(state.ladder);
   const id = encodeURIComponent(state.player);
@@ -518,6 +519,8 @@ async function loadProfile() {
   document
     .querySelectorAll('#board tbody tr')
     .forEach((tr) => tr.classList.toggle('selected', tr.dataset.player === state.player));
+  // On a phone the profile sits under the board: bring it into view.
+  if (opened && matchMedia('(max-width: 700px)').matches) $('profile').scrollIntoView();
 }
 
 // --- start ------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ export function drawRatingChart(canvas, entriesNewestFirst, { player, zone }) {
         yAxisID: 'skill',
       },
       {
-        label: 'skill μ + 2σ',
+        label: 'skill estimate μ ± 2σ',
         data: high,
         borderColor: '#d9a13b88',
         backgroundColor: '#f3d9a033',
@@ -105,7 +105,11 @@ export function drawRatingChart(canvas, entriesNewestFirst, { player, zone }) {
         },
       },
       plugins: {
-        legend: { display: skill },
+        // One legend entry for the band (its upper edge carries the fill).
+        legend: {
+          display: skill,
+          labels: { filter: (item) => item.datasetIndex !== 1 },
+        },
         tooltip: {
           filter: (item) => item.datasetIndex === 0,
           callbacks: {

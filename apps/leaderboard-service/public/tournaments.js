@@ -11,6 +11,7 @@
     pending: '',
   };
   let loaded = false;
+  const games = new Map();
 
   async function get(path) {
     const res = await fetch(path);
@@ -42,7 +43,7 @@
     const box = el('section', undefined, 'group');
     box.dataset.group = group.id;
     box.appendChild(el('h3', title));
-    if (subtitle) box.appendChild(el('p', subtitle, 'muted'));
+    if (subtitle) box.appendChild(el('p', undefined, 'muted')).append(...[subtitle].flat());
     const t = el('table');
     const head = el('tr');
     for (const h of ['#', 'player', 'played', 'match points', 'small points', 'note'])
@@ -94,11 +95,10 @@
       const t = await get(`/tournaments/${encodeURIComponent(id)}`);
       groups.replaceChildren(
         ...t.groups.map((g) =>
-          table(
-            /^group\b/i.test(g.id) ? g.id : `Group ${g.id}`,
-            g,
-            `${g.ladder}${g.complete ? ' · complete' : ' · in progress'}`,
-          ),
+          table(/^group\b/i.test(g.id) ? g.id : `Group ${g.id}`, g, [
+            ...gameOf(g.ladder),
+            g.complete ? ' · complete' : ' · in progress',
+          ]),
         ),
       );
       const playoff = byId('playoff');
@@ -129,8 +129,21 @@
     }
   }
 
+  /** A group's game by its name, in its language, with the ladder's id beside. */
+  const gameOf = (ladder) => {
+    const known = games.get(ladder);
+    if (!known?.name) return [ladder];
+    const name = el('span', known.name);
+    name.lang = known.lang;
+    return [name, ` · ${ladder}`];
+  };
+
   async function loadTournaments() {
-    const { tournaments } = await get('/tournaments');
+    const [{ tournaments }, { ladders }] = await Promise.all([
+      get('/tournaments'),
+      get('/ladders'),
+    ]);
+    for (const l of ladders) games.set(l.id, l);
     const select = byId('tournament');
     select.replaceChildren(
       ...tournaments.map((t) => {
