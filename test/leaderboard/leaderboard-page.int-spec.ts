@@ -306,7 +306,7 @@ describe('leaderboard page (headless Chromium, real services)', () => {
     expect(new URL(page.url()).searchParams.get('player')).toBe(top.player);
   });
 
-  it('given a player’s history, when the profile opens, then the chart’s points are the history on a time axis and hovering names the opponent', async () => {
+  it('given a player’s history, when the profile opens, then the chart’s points are the history on a time axis, hovering names the opponent and a drag zooms into a range', async () => {
     const player = (await world.get('/ladders/qq-xiangqi/leaderboard?limit=1')).body.rows[0].player;
     const history = (await world.get(`/ladders/qq-xiangqi/players/${player}/history?limit=200`))
       .body;
@@ -363,6 +363,32 @@ describe('leaderboard page (headless Chromium, real services)', () => {
     expect(tooltip).toContain(
       entry.delta > 0 ? `+${entry.delta}` : entry.delta < 0 ? `−${-entry.delta}` : '±0',
     );
+    // A drag across the chart zooms into that range; the button resets it.
+    const xRange = () =>
+      page.evaluate(() => {
+        const c = (globalThis as any).Chart.getChart(
+          (globalThis as any).document.querySelector('#chart'),
+        );
+        const box = c.canvas.getBoundingClientRect();
+        return {
+          min: c.scales.x.min,
+          max: c.scales.x.max,
+          left: box.left + c.chartArea.left,
+          right: box.left + c.chartArea.right,
+          y: box.top + (c.chartArea.top + c.chartArea.bottom) / 2,
+        };
+      });
+    const whole = await xRange();
+    const span = whole.right - whole.left;
+    await page.mouse.move(whole.left + span * 0.3, whole.y);
+    await page.mouse.down();
+    await page.mouse.move(whole.left + span * 0.6, whole.y, { steps: 5 });
+    await page.mouse.up();
+    const zoomed = await xRange();
+    expect(zoomed.min).toBeGreaterThan(whole.min);
+    expect(zoomed.max).toBeLessThan(whole.max);
+    await page.click('#zoom-reset');
+    expect(await xRange()).toEqual(whole);
     // The history table: one row a change, newest first, with the game's own time.
     const firstRow = await page.$$eval('#history tbody tr:first-child td', (tds) =>
       tds.map((td) => td.textContent ?? ''),

@@ -310,9 +310,12 @@ function wireBoard() {
       jump();
     }
   });
-  $('ladder').addEventListener('change', (e) =>
-    go({ ladder: e.target.value, date: null, rank: null, cursor: null, player: null }),
-  );
+  $('ladder').addEventListener('change', (e) => {
+    // Suggestions belong to the ladder they were asked of.
+    $('search').value = '';
+    $('search-results').hidden = true;
+    void go({ ladder: e.target.value, date: null, rank: null, cursor: null, player: null });
+  });
   $('view').addEventListener('change', (e) => {
     const view = e.target.value;
     const at =
