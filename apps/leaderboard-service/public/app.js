@@ -238,7 +238,6 @@ function drawBoard(b) {
     tr.dataset.player = r.player;
     tr.dataset.rank = String(r.rank);
     tr.tabIndex = 0;
-    tr.setAttribute('aria-label', `rank ${r.rank}, ${r.player}: open the profile`);
     if (state.rank !== null && r.rank === state.rank) tr.classList.add('jumped');
     if (r.player === state.player) tr.classList.add('selected');
     const cells = [
@@ -376,7 +375,6 @@ function wireSearch() {
         list.replaceChildren(
           ...found.players.map((p) => {
             const li = el('li');
-            li.setAttribute('role', 'option');
             const button = el('button');
             button.type = 'button';
             button.dataset.player = p.player;
