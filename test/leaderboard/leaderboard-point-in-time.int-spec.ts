@@ -274,6 +274,7 @@ describe('boards as of an instant (real Kafka, PostgreSQL, Redis)', () => {
         at: beforeFirst,
         updatedAt: null,
         total: 0,
+        from: 1,
         rows: [],
         nextCursor: null,
       });
