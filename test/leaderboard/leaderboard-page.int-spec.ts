@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- the API's JSON answers and the page's objects are read untyped */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
@@ -496,6 +496,31 @@ describe('leaderboard page (headless Chromium, real services)', () => {
       'annulled (fair-play review) · −40',
       "re-rated: cheat's games annulled · +3",
     ]);
+  });
+
+  it('given every ladder’s real histories, when put in words, then no sentence shows a raw value', async () => {
+    const { ladders: all } = (await world.get('/ladders')).body;
+    const histories: { player: string; entries: any[] }[] = [];
+    for (const ladder of all.filter((l: any) => l.hasLeaderboard)) {
+      const board = (await world.get(`/ladders/${ladder.id}/leaderboard?view=live&limit=3`)).body;
+      for (const row of board.rows) {
+        const history = (
+          await world.get(`/ladders/${ladder.id}/players/${row.player}/history?limit=200`)
+        ).body;
+        histories.push({ player: row.player, entries: history.entries });
+      }
+    }
+    expect(histories.length).toBeGreaterThan(10);
+    await page.goto(`${base()}/?ladder=qq-xiangqi`);
+    const sentences: string[] = await page.evaluate(async (all) => {
+      const url = '/history.js';
+      const m = await import(url);
+      return all.flatMap((h: any) => h.entries.map((e: any) => m.textOf(m.sentence(e, h.player))));
+    }, histories);
+    // For review beside the screenshots.
+    writeFileSync(`${SHOTS}/sentences.txt`, `${sentences.join('\n')}\n`);
+    expect(sentences.length).toBeGreaterThan(100);
+    expect(sentences.filter((t) => /undefined|null|NaN|\[object|kind:/.test(t))).toEqual([]);
   });
 
   it('given the board, when a row is reached with Tab and opened with Enter, then the profile shows that player', async () => {

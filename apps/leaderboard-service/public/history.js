@@ -4,10 +4,12 @@
 
 export const MINUS = '\u2212';
 
-const number = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+const unsigned = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** A rating (points may go below 0): half points kept, a real minus. */
+const number = (n) => (n < 0 ? `${MINUS}${unsigned(-n)}` : unsigned(n));
 
 /** +14, −30, ±0: a change always carries its sign, with a real minus. */
-export const signed = (n) => (n > 0 ? `+${number(n)}` : n < 0 ? `${MINUS}${number(-n)}` : '±0');
+export const signed = (n) => (n > 0 ? `+${unsigned(n)}` : n < 0 ? `${MINUS}${unsigned(-n)}` : '±0');
 
 /** Xinbo levels as the seeds write them: 14级. */
 export const levelText = (level) => `${level}级`;
@@ -84,7 +86,7 @@ function detail(why) {
     case 'captures':
       return ` (captures: ${why.reported} reported, ${why.credited} credited, ${why.valid} counted)`;
     case 'squares': {
-      const notes = [`${why.remaining} squares left`];
+      const notes = [`${why.remaining} square${why.remaining === 1 ? '' : 's'} left`];
       if (why.winnerCleared) notes.push('winner cleared');
       if (why.perfect) notes.push('perfect');
       if (why.teamShare !== undefined) notes.push(`team share ${number(why.teamShare)}`);
