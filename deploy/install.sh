@@ -19,7 +19,8 @@ if [[ ! -x /usr/bin/chromium ]]; then
 fi
 # The page's Chinese names, titles and levels need a CJK font; without one Chromium draws boxes
 # and the browser test's glyph check fails (it sees what a player without the font would see).
-if ! fc-list ':lang=zh-cn' family | grep -q 'Noto Sans CJK'; then
+# (grep reads all of fc-list's output: with -q, pipefail would see fc-list's SIGPIPE.)
+if ! fc-list ':lang=zh-cn' family 2>/dev/null | grep 'Noto Sans CJK' >/dev/null; then
   echo "[install] apt-get install fonts-noto-cjk"
   if ! apt-get install -y fonts-noto-cjk >/dev/null; then
     apt-get update >/dev/null && apt-get install -y fonts-noto-cjk >/dev/null

@@ -218,6 +218,14 @@ describe('leaderboard page (headless Chromium, real services)', () => {
     await boardShows(page, api.rows);
     expect(await missingGlyphs(page, '#board tbody td:nth-child(4) span')).toEqual([]);
     expect(await missingGlyphs(page, '#ladder-name span')).toEqual([]);
+    // The check sees a box: a private-use character no font has.
+    await page.evaluate(() => {
+      const span = (globalThis as any).document.createElement('span');
+      span.id = 'no-glyph';
+      span.textContent = '\ue000';
+      (globalThis as any).document.querySelector('#board-info').appendChild(span);
+    });
+    expect(await missingGlyphs(page, '#no-glyph')).toEqual([expect.stringContaining('(U+e000)')]);
     await page.goto(`${base()}/?ladder=qq-xiangqi`);
     await page.waitForSelector('#board tbody td:nth-child(4) span');
     expect(await missingGlyphs(page, '#board tbody td:nth-child(4) span')).toEqual([]);
