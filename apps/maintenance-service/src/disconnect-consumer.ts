@@ -39,6 +39,7 @@ export class DisconnectConsumer
       topic: topics.ladderEvents,
       groupId: `${env.KAFKA_TOPIC_PREFIX}${MAINTENANCE_CONSUMER}`,
       logger: new Logger(DisconnectConsumer.name),
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
       handler: maintenanceBatchHandler(db, ladders, topics, (byLadder) => {
         for (const [ladder, n] of byLadder) metrics.penalties.inc({ ladder }, n);
       }),

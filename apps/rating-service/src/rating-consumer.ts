@@ -45,6 +45,7 @@ export class RatingConsumer
       // A backlog's fetch is split into a few transactions at once, so one's fold overlaps
       // another's writes; a steady load's fetch is one transaction for every partition.
       transactionsInFlight: env.RATING_TRANSACTIONS_IN_FLIGHT,
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
       afterBatch: () => relay.wake(),
       observer: metrics.consumerObserver(topics.ladderEvents),
     });

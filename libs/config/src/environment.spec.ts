@@ -19,7 +19,14 @@ describe('environment', () => {
       TRUST_PROXY: 'false',
       HTTP_BODY_LIMIT_BYTES: 16_384,
       HTTP_REQUEST_TIMEOUT_MS: 10_000,
+      KAFKA_SESSION_TIMEOUT_MS: 30_000,
     });
+  });
+
+  it('given a session timeout below what the broker allows, then one line names the variable', () => {
+    expect(() => loadEnvironment({ KAFKA_SESSION_TIMEOUT_MS: '1000' })).toThrow(
+      /KAFKA_SESSION_TIMEOUT_MS.*6000-300000/,
+    );
   });
 
   it('reads the API protection settings', () => {

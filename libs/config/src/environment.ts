@@ -190,6 +190,17 @@ export class Environment {
   @Max(600_000, { message: 'must be a whole number of milliseconds (100-600000)' })
   HTTP_REQUEST_TIMEOUT_MS = 10_000;
 
+  /**
+   * How long the group coordinator waits without a heartbeat before it drops a consumer that
+   * vanished (a killed process) and hands its partitions on: a restarted service waits this
+   * long for its partitions. Within the broker's group.min/max.session.timeout.ms.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (6000-300000)' })
+  @Min(6000, { message: 'must be a whole number of milliseconds (6000-300000)' })
+  @Max(300_000, { message: 'must be a whole number of milliseconds (6000-300000)' })
+  KAFKA_SESSION_TIMEOUT_MS = 30_000;
+
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,100}$/, {

@@ -31,6 +31,11 @@ export interface CheckpointedConsumerOptions<Tx> {
   /** Called after each partition batch is settled and its offset resolved. */
   readonly afterBatch?: (batch: PartitionBatch) => void;
   readonly observer?: ConsumerObserver;
+  /**
+   * How long the coordinator waits for a silent member before it reassigns its partitions
+   * (kafkajs's default 30 s); heartbeats go at a third of it, at most every 3 s.
+   */
+  readonly sessionTimeoutMs?: number;
   /** How often the lag is measured (default LAG_INTERVAL_MS). */
   readonly lagIntervalMs?: number;
 }
@@ -140,6 +145,8 @@ export class CheckpointedConsumer<Tx> {
       maxBytesPerPartition: 4 << 20,
       // A fetch waits this long for data when there is none: a shutdown waits for it too.
       maxWaitTimeInMs: 1000,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: Math.min(3000, Math.floor((this.options.sessionTimeoutMs ?? 30_000) / 3)),
       retry: { retries: 10 },
     });
     this.consumer = consumer;

@@ -53,6 +53,7 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
       topic,
       groupId: `${env.KAFKA_TOPIC_PREFIX}leaderboard-service`,
       logger: this.logger,
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
       handler: {
         transaction: (work) => work(undefined),
         checkpoints: KAFKA_COMMITTED_OFFSETS,
