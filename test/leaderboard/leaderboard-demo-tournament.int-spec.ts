@@ -1,20 +1,15 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- the API's JSON answers are read untyped */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { loadTournaments } from '@ranking/config';
 import { ladderRegistry } from '@ranking/rating';
 import { jsonLines, waitFor } from '@ranking/testing';
-import { LeaderboardWorld } from './leaderboard-world.js';
-
-const run = promisify(execFile);
-const DEMO = 'deploy/demo-tournaments.json';
+import { DEMO_TOURNAMENTS, LeaderboardWorld } from './leaderboard-world.js';
 
 // What deploy/run.sh does, on a private world: the leaderboard service serves the demo file and
 // `ranking simulate --tournaments` plays it out before its backfill.
 describe('the demo tournament of deploy/run.sh (real Kafka, PostgreSQL, Redis)', () => {
   const ladders = ladderRegistry();
   const world = new LeaderboardWorld(ladders);
-  const [demo] = loadTournaments({ RANKING_TOURNAMENTS_FILE: DEMO }, ladders);
+  const [demo] = loadTournaments({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS }, ladders);
   let rating: ReturnType<LeaderboardWorld['service']>;
   let published = 0;
 
@@ -22,27 +17,8 @@ describe('the demo tournament of deploy/run.sh (real Kafka, PostgreSQL, Redis)',
     await world.setUp();
     rating = world.service();
     rating.start();
-    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO });
-    const { stderr } = await run(
-      process.execPath,
-      [
-        'bin/ranking.js',
-        'simulate',
-        '--tournaments',
-        DEMO,
-        '--backfill-days',
-        '1',
-        '--players',
-        '40',
-        '--rate',
-        '1',
-        '--duration',
-        '1',
-        '--seed',
-        '5',
-      ],
-      { env: { ...process.env, KAFKA_TOPIC_PREFIX: world.prefix, LOG_LEVEL: 'info' } },
-    );
+    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
+    const { stderr } = await world.playDemoTournaments('info');
     published = Number(
       jsonLines(stderr).find((l) => l.context === 'simulate' && l.tournament === 'demo-cup')
         ?.events,

@@ -8,10 +8,9 @@ import { ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './headless-chromium.js';
-import { LeaderboardWorld } from './leaderboard-world.js';
+import { DEMO_TOURNAMENTS, LeaderboardWorld } from './leaderboard-world.js';
 
 const run = promisify(execFile);
-const DEMO = 'deploy/demo-tournaments.json';
 const SHOTS = 'test-results/page';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -158,7 +157,7 @@ describe('leaderboard page (headless Chromium, real services)', () => {
     await world.setUp();
     rating = world.service();
     rating.start();
-    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO });
+    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
     await world.produce(lines);
     await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
     // A whole second after the generated stream was applied and before the tournament's games:
@@ -170,26 +169,7 @@ describe('leaderboard page (headless Chromium, real services)', () => {
       what: 'midway',
     });
     // The demo tournament (for its view): what deploy/run.sh plays, a day of games.
-    await run(
-      process.execPath,
-      [
-        'bin/ranking.js',
-        'simulate',
-        '--tournaments',
-        DEMO,
-        '--backfill-days',
-        '1',
-        '--players',
-        '40',
-        '--rate',
-        '1',
-        '--duration',
-        '1',
-        '--seed',
-        '5',
-      ],
-      { env: { ...process.env, KAFKA_TOPIC_PREFIX: world.prefix, LOG_LEVEL: 'warn' } },
-    );
+    await world.playDemoTournaments();
     await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
     await waitFor(async () => (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200, {
       timeout: 60_000,

@@ -1,9 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the API's JSON answers are read untyped */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { promisify } from 'node:util';
 import { type LadderConfig, ladderRegistry, ReplayEngine } from '@ranking/rating';
 import { RatingScenario, ServiceProcess, waitFor } from '@ranking/testing';
 import { redisClient, unlinkPrefixed } from '@ranking/redis';
+
+const run = promisify(execFile);
+
+/** The demo tournaments `deploy/run.sh` serves. */
+export const DEMO_TOURNAMENTS = 'deploy/demo-tournaments.json';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -120,6 +127,33 @@ export class LeaderboardWorld extends RatingScenario {
       // not JSON: keep the text
     }
     return { status: res.status, body: parsed };
+  }
+
+  /**
+   * Plays the demo tournaments' games as `deploy/run.sh` does (a day of them, seed 5, through
+   * `ranking simulate`) into this world's topics; answers the simulator's output.
+   */
+  async playDemoTournaments(logLevel = 'warn'): Promise<{ stdout: string; stderr: string }> {
+    return run(
+      process.execPath,
+      [
+        'bin/ranking.js',
+        'simulate',
+        '--tournaments',
+        DEMO_TOURNAMENTS,
+        '--backfill-days',
+        '1',
+        '--players',
+        '40',
+        '--rate',
+        '1',
+        '--duration',
+        '1',
+        '--seed',
+        '5',
+      ],
+      { env: { ...process.env, KAFKA_TOPIC_PREFIX: this.prefix, LOG_LEVEL: logLevel } },
+    );
   }
 
   /** Every row of a board, page by page (200 a page), following the cursors. */
