@@ -450,7 +450,7 @@ describe('leaderboard page (headless Chromium, real services)', () => {
             perfect: false,
             teamShare: 0.5,
           },
-          others: [other('A', 0, 'win'), other('B', 0, 'loss'), other('C', 0, 'loss')],
+          others: [other('A', 20, 'win'), other('B', 15, 'loss'), other('C', 0, 'loss')],
         }),
         say({
           delta: -30,
@@ -489,7 +489,7 @@ describe('leaderboard page (headless Chromium, real services)', () => {
       'lost to b (1500) · −8 (gap 60, far)',
       'drew with c (1400) · result only (gap ≥ 100)',
       '1st of 3 vs d (10), e (12) · +20 (card points 35)',
-      'won with A vs B, C · +6 (3 squares left, winner cleared, team share 0.5)',
+      'won with A vs B (15), C (0) · +6 (3 squares left, winner cleared, team share 0.5)',
       'weekly quota: 4 of 7 games · −30',
       'penalty (disconnects) · −100',
       'level 15级 → 14级',

@@ -66,7 +66,7 @@ function gameWords(entry, why) {
       { text: `${TEAM_VERB[result] ?? 'played with'} ` },
       ...players(mates, false),
       { text: ' vs ' },
-      ...players(opponents, false),
+      ...players(opponents),
     ];
   }
   if (others.length === 0) return [{ text: `${result ?? 'played'}` }];
