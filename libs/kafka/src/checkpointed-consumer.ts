@@ -135,7 +135,7 @@ export class CheckpointedConsumer<Tx> {
   }
 
   async start(): Promise<void> {
-    const { topic, groupId, logger } = this.options;
+    const { topic, groupId, logger, sessionTimeoutMs = 30_000 } = this.options;
     const consumer = this.kafka.consumer({
       groupId,
       allowAutoTopicCreation: false,
@@ -145,8 +145,8 @@ export class CheckpointedConsumer<Tx> {
       maxBytesPerPartition: 4 << 20,
       // A fetch waits this long for data when there is none: a shutdown waits for it too.
       maxWaitTimeInMs: 1000,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
-      heartbeatInterval: Math.min(3000, Math.floor((this.options.sessionTimeoutMs ?? 30_000) / 3)),
+      sessionTimeout: sessionTimeoutMs,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
       retry: { retries: 10 },
     });
     this.consumer = consumer;

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 // The OpenAPI response schemas of the board answers (live, daily and as of an instant). The
 // answers themselves are written as JSON text (board-row.ts); these classes only describe them.
 
-const INSTANT = { type: String, format: 'date-time' } as const;
+export const INSTANT = { type: String, format: 'date-time' } as const;
 
 export class BoardRowSchema {
   @ApiPropertyOptional({ description: 'competition rank (1, 2, 2, 4); absent on a lone row' })

@@ -25,6 +25,14 @@ export interface BoardView {
   readonly total: number;
 }
 
+/** A stored daily board as the API names it: its date, its close, when it showed, its size. */
+const storedBoard = (ladder: LadderConfig, date: string, meta: Record<string, string>) => ({
+  date,
+  closeKey: meta.asOf,
+  publishedAt: publishedAt(date, ladder.timezone),
+  players: Number(meta.count),
+});
+
 /** What the HTTP API answers, read from the boards in Redis. */
 @Injectable()
 export class LeaderboardQueries {
@@ -65,15 +73,7 @@ export class LeaderboardQueries {
         timezone: ladder.timezone,
         rankedAfter: ladder.rankedAfter,
         hasLeaderboard: board,
-        currentBoard:
-          newest && meta
-            ? {
-                date: newest,
-                closeKey: meta.asOf,
-                publishedAt: publishedAt(newest, ladder.timezone),
-                players: Number(meta.count),
-              }
-            : null,
+        currentBoard: newest && meta ? storedBoard(ladder, newest, meta) : null,
         live: live
           ? { updatedAt: live.updatedAt ?? live.builtAt, players: Number(live.count) }
           : null,
@@ -86,18 +86,11 @@ export class LeaderboardQueries {
   async boards(ladder: LadderConfig) {
     const days = await this.store.days(ladder.id);
     const metas = await Promise.all(days.map((day) => this.store.meta(ladder.id, day)));
-    const boards = [];
-    for (const [i, date] of days.entries()) {
+    // A board trimmed between the two reads is no longer there to show.
+    const boards = days.flatMap((date, i) => {
       const meta = metas[i];
-      // A board trimmed between the two reads is no longer there to show.
-      if (!meta) continue;
-      boards.push({
-        date,
-        closeKey: meta.asOf,
-        publishedAt: publishedAt(date, ladder.timezone),
-        players: Number(meta.count),
-      });
-    }
+      return meta ? [storedBoard(ladder, date, meta)] : [];
+    });
     return { ladder: ladder.id, boards };
   }
 

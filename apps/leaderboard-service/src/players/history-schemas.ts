@@ -1,20 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SkillSchema } from '../ladders/board-schemas.js';
+import { EVENT_TYPES } from '@ranking/contracts';
+import { INSTANT, SkillSchema } from '../ladders/board-schemas.js';
 
 // The OpenAPI response schemas of a player's history; the answer is HistoryReader's entries.
 
-const INSTANT = { type: String, format: 'date-time' } as const;
-
 class HistoryEventSchema {
-  @ApiProperty({
-    enum: [
-      'game.finished',
-      'game.corrected',
-      'period.closed',
-      'player.penalized',
-      'player.annulled',
-    ],
-  })
+  @ApiProperty({ enum: EVENT_TYPES })
   type!: string;
   @ApiProperty({
     ...INSTANT,

@@ -19,7 +19,7 @@ if ARGV[1] ~= '' then
   local r = redis.call('ZRANK', z, ARGV[1])
   local s = redis.call('ZSCORE', z, ARGV[1])
   if r and s == ARGV[2] then start = r + 1 else start = redis.call('ZCOUNT', z, '-inf', ARGV[2]) end
-elseif ARGV[5] ~= '' then
+else
   start = tonumber(ARGV[5])
 end
 slice(z, h, m, start, start + tonumber(ARGV[3]) - 1)
