@@ -7,7 +7,6 @@ import {
   type Principal,
   rankingAcls,
 } from '@ranking/kafka';
-import kafkajs from 'kafkajs';
 import { TEST_ENV } from './environment.js';
 import { testKafka } from './kafka.js';
 
@@ -49,32 +48,27 @@ export const principalEnv = (principal: Principal | 'admin'): Record<string, str
 export const principalKafka = (principal: Principal | 'admin', clientId = `test-${principal}`) =>
   kafkaClient(principalConnection(principal), clientId);
 
-/**
- * The ACLs of a test's topics and groups (ops's cluster grants are shared by every prefix, so
- * they are written but never removed).
- */
+/** The ACLs of a test's topics and groups. */
 const prefixAcls = (prefix: string) => rankingAcls(prefix);
-const removable = (prefix: string) =>
-  rankingAcls(prefix).filter((a) => a.resourceType !== kafkajs.AclResourceTypes.CLUSTER);
 
 /** Writes the system's ACLs for `prefix`, as `ranking setup` does for production's. */
 export async function grantAcls(prefix: string): Promise<void> {
   const admin = testKafka().admin();
   await admin.connect();
   try {
-    if (!(await ensureAcls(admin, prefixAcls(prefix))))
+    if (!(await ensureAcls(admin, prefixAcls(prefix), prefix)).authorizer)
       throw new Error('the broker has no authorizer: start it with deploy/kafka/kafka.sh');
   } finally {
     await admin.disconnect();
   }
 }
 
-/** Removes the ACLs `grantAcls(prefix)` wrote (but the shared cluster grants). */
+/** Removes the ACLs `grantAcls(prefix)` wrote. */
 export async function revokeAcls(prefix: string): Promise<void> {
   const admin = testKafka().admin();
   await admin.connect();
   try {
-    await deleteAcls(admin, removable(prefix));
+    await deleteAcls(admin, prefixAcls(prefix));
   } finally {
     await admin.disconnect();
   }

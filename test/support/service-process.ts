@@ -8,7 +8,12 @@ export interface ProcessEnd {
 }
 
 /** Any free port for every service's HTTP server, unless a test names one. */
-const ANY_PORT = { HTTP_PORT: '0', MAINTENANCE_HTTP_PORT: '0', RATING_HTTP_PORT: '0' };
+const ANY_PORT = {
+  HTTP_PORT: '0',
+  MAINTENANCE_HTTP_PORT: '0',
+  RATING_HTTP_PORT: '0',
+  INTAKE_HTTP_PORT: '0',
+};
 
 /**
  * Tests kill services and start them again: a killed consumer's partitions move on after 10 s

@@ -42,7 +42,11 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
     provide: KAFKA,
     inject: [ENVIRONMENT],
     useFactory: (env: Environment) =>
-      serviceKafka(kafkaConnection(env), 'rating-service', env.KAFKA_TOPIC_PREFIX, env.LOG_LEVEL),
+      serviceKafka(kafkaConnection(env), 'rating-service', env.KAFKA_TOPIC_PREFIX, env.LOG_LEVEL, [
+        'ladderEvents',
+        'ratingChanges',
+        'deadLetter',
+      ]),
   },
   OutboxRelay,
   RatingConsumer,

@@ -114,6 +114,13 @@ export class Environment {
   @Max(65535, { message: PORT })
   MAINTENANCE_HTTP_PORT = 3001;
 
+  /** The intake service's HTTP port (health probes and metrics). */
+  @Transform(integer)
+  @IsInt({ message: PORT })
+  @Min(0, { message: PORT })
+  @Max(65535, { message: PORT })
+  INTAKE_HTTP_PORT = 3003;
+
   /** Seconds after a period's close before it is published, so games finished before it arrive first. */
   @Transform(integer)
   @IsInt({ message: 'must be a whole number of seconds (0-86400)' })

@@ -8,3 +8,4 @@ export * from './blank-line.js';
 export * from './rating-changes.js';
 export * from './rating-changes-reader.js';
 export * from './player-id.js';
+export * from './reserved-ids.js';

@@ -11,6 +11,20 @@ export const REJECTION_CODES = [
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
+/**
+ * The intake's own code (CONTRACT.md "Transport"): a type, or an id, that a game server may not
+ * send. Never produced by the fold: the ladder log is written by the system's principals only.
+ */
+export const NOT_PERMITTED = 'not-permitted' as const;
+
+/** Why the intake turned a game server's message away: the fold's codes and its own. */
+export type IntakeRejectionCode = RejectionCode | typeof NOT_PERMITTED;
+
+export interface IntakeRejection {
+  code: IntakeRejectionCode;
+  detail: string;
+}
+
 export const VOID_REASONS = ['same-ip', 'too-short'] as const;
 export type VoidReason = (typeof VOID_REASONS)[number];
 

@@ -1,5 +1,10 @@
 // Kafka topics of the wire contract. Message key on ladder-events = the ladder id.
 export const TOPICS = {
+  /** The intake: what game servers publish (game.finished alone), whatever its key. */
+  gameResults: 'ranking.game-results',
+  /** The intake's rejections, for the game servers to read: the value unchanged, with reasons. */
+  gameResultsRejected: 'ranking.game-results.rejected',
+  /** The ladder log: every event that changes a ladder, written by the system's principals. */
   ladderEvents: 'ranking.ladder-events',
   ratingChanges: 'ranking.rating-changes',
   deadLetter: 'ranking.dead-letter',
@@ -7,7 +12,7 @@ export const TOPICS = {
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
-/** Headers a dead-lettered message carries. */
+/** Headers a dead-lettered message carries (and a rejection of the intake: reason and detail). */
 export const DEAD_LETTER_HEADERS = {
   reason: 'x-reject-reason',
   detail: 'x-reject-detail',

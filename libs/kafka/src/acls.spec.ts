@@ -1,8 +1,9 @@
 import kafkajs from 'kafkajs';
-import { PRINCIPALS, rankingAcls } from './acls.js';
+import type { AclEntry } from 'kafkajs';
+import { PRINCIPALS, rankingAcls, staleAcls } from './acls.js';
 import { kafkaConnection } from './kafka-client.js';
 
-const { AclOperationTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
 const { READ, WRITE, DESCRIBE } = AclOperationTypes;
 // kafkajs's enums are plain objects (no reverse mapping).
 const nameOf = (values: object, value: number) =>
@@ -19,14 +20,47 @@ const grants = (principal: string, prefix = '') =>
     .sort();
 
 describe('rankingAcls', () => {
-  it('lets game servers only write and describe ladder events', () => {
+  it('lets game servers write the intake and read their rejections, in groups of their own prefix, and nothing else', () => {
     expect(grants(PRINCIPALS.gameServer)).toEqual([
-      'TOPIC:ranking.ladder-events:DESCRIBE',
-      'TOPIC:ranking.ladder-events:WRITE',
+      'GROUP:game-server:DESCRIBE',
+      'GROUP:game-server:READ',
+      'TOPIC:ranking.game-results.rejected:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected:READ',
+      'TOPIC:ranking.game-results:DESCRIBE',
+      'TOPIC:ranking.game-results:WRITE',
+    ]);
+    const group = rankingAcls().find(
+      (a) => a.principal === 'User:game-server' && a.resourceType === AclResourceTypes.GROUP,
+    );
+    expect(group!.resourcePatternType).toBe(ResourcePatternTypes.PREFIXED);
+  });
+
+  it('lets only the intake, the maintenance service, ops and the simulator write the ladder log', () => {
+    const writers = rankingAcls()
+      .filter((a) => a.resourceName === 'ranking.ladder-events' && a.operation === WRITE)
+      .map((a) => a.principal)
+      .sort();
+    expect(writers).toEqual([
+      'User:intake-service',
+      'User:maintenance-service',
+      'User:ops',
+      'User:simulator',
     ]);
   });
 
   it('gives each service exactly its topics and its own group', () => {
+    expect(grants(PRINCIPALS.intake)).toEqual([
+      'GROUP:intake-service:DESCRIBE',
+      'GROUP:intake-service:READ',
+      'TOPIC:ranking.dead-letter:DESCRIBE',
+      'TOPIC:ranking.dead-letter:WRITE',
+      'TOPIC:ranking.game-results.rejected:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected:WRITE',
+      'TOPIC:ranking.game-results:DESCRIBE',
+      'TOPIC:ranking.game-results:READ',
+      'TOPIC:ranking.ladder-events:DESCRIBE',
+      'TOPIC:ranking.ladder-events:WRITE',
+    ]);
     expect(grants(PRINCIPALS.rating)).toEqual([
       'GROUP:rating-service:DESCRIBE',
       'GROUP:rating-service:READ',
@@ -54,20 +88,70 @@ describe('rankingAcls', () => {
     ]);
   });
 
-  it('puts every topic and group under the prefix, literally but for ops', () => {
-    for (const acl of rankingAcls('t-1.')) {
-      if (acl.resourceType === AclResourceTypes.CLUSTER) continue;
-      expect(acl.resourceName.startsWith('t-1.')).toBe(true);
-      expect(acl.resourcePatternType).toBe(
-        acl.principal === 'User:ops' ? ResourcePatternTypes.PREFIXED : ResourcePatternTypes.LITERAL,
-      );
-    }
-    expect(grants(PRINCIPALS.ops, 't-1.')).toEqual(['TOPIC:t-1.ranking.:ALL']);
+  it('lets ops publish to the ladder log and read dead letters, but administer nothing', () => {
+    expect(grants(PRINCIPALS.ops)).toEqual([
+      'GROUP:ops:DESCRIBE',
+      'GROUP:ops:READ',
+      'TOPIC:ranking.dead-letter:DESCRIBE',
+      'TOPIC:ranking.dead-letter:READ',
+      'TOPIC:ranking.ladder-events:DESCRIBE',
+      'TOPIC:ranking.ladder-events:WRITE',
+    ]);
+    expect(grants(PRINCIPALS.simulator)).toEqual([
+      'TOPIC:ranking.game-results:DESCRIBE',
+      'TOPIC:ranking.game-results:WRITE',
+      'TOPIC:ranking.ladder-events:DESCRIBE',
+      'TOPIC:ranking.ladder-events:WRITE',
+    ]);
+    expect(grants(PRINCIPALS.admin)).toEqual([]);
   });
 
-  it('grants only reads, writes and describes to the services and game servers', () => {
-    const others = rankingAcls().filter((a) => a.principal !== 'User:ops');
-    expect(new Set(others.map((a) => a.operation))).toEqual(new Set([READ, WRITE, DESCRIBE]));
+  it('puts every topic and group under the prefix, and grants no cluster rights', () => {
+    for (const acl of rankingAcls('t-1.')) {
+      expect(acl.resourceType).not.toBe(AclResourceTypes.CLUSTER);
+      expect(acl.resourceName.startsWith('t-1.')).toBe(true);
+    }
+  });
+
+  it('grants only reads, writes and describes', () => {
+    expect(new Set(rankingAcls().map((a) => a.operation))).toEqual(
+      new Set([READ, WRITE, DESCRIBE]),
+    );
+  });
+});
+
+describe('staleAcls', () => {
+  const acl = (
+    principal: string,
+    resourceName: string,
+    operation: number,
+    resourceType: number = AclResourceTypes.TOPIC,
+  ): AclEntry => ({
+    principal: `User:${principal}`,
+    host: '*',
+    resourceType,
+    resourceName,
+    resourcePatternType: ResourcePatternTypes.LITERAL,
+    operation,
+    permissionType: AclPermissionTypes.ALLOW,
+  });
+
+  it("Given an older version's grants, When reconciled, Then game servers lose the ladder log and ops the cluster", () => {
+    const existing = [
+      ...rankingAcls(),
+      acl('game-server', 'ranking.ladder-events', WRITE),
+      acl('ops', 'kafka-cluster', AclOperationTypes.ALTER, AclResourceTypes.CLUSTER),
+    ];
+    expect(staleAcls(existing, rankingAcls())).toEqual([existing.at(-2), existing.at(-1)]);
+  });
+
+  it('Given grants of other prefixes or other principals, When reconciled, Then they are left alone', () => {
+    const existing = [
+      acl('game-server', 't-9.ranking.ladder-events', WRITE),
+      acl('someone-else', 'ranking.ladder-events', WRITE),
+    ];
+    expect(staleAcls(existing, rankingAcls())).toEqual([]);
+    expect(staleAcls(existing, rankingAcls('t-9.'), 't-9.')).toEqual([existing[0]]);
   });
 });
 

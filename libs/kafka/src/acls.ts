@@ -1,12 +1,24 @@
 import kafkajs, { type AclEntry, type AclFilter, type Admin } from 'kafkajs';
 import { topicNames } from './topic-setup.js';
 
-/** The SCRAM principals of the system (deploy/kafka/kafka.sh makes their credentials locally). */
+/**
+ * The SCRAM principals of the system (deploy/kafka/kafka.sh makes their credentials locally).
+ * Each gets exactly the ACLs of its job (`rankingAcls`); anything not granted is denied.
+ */
 export const PRINCIPALS = {
-  /** The `ranking` CLI: creates topics and ACLs (`setup`), publishes corrections and simulations. */
+  /** `ranking setup`: creates topics and writes these ACLs. A super user of the broker. */
+  admin: 'admin',
+  /** The operators' CLI: corrections, penalties, annulments on the ladder log; reads dead letters. */
   ops: 'ops',
-  /** Game servers: they only publish game events. */
+  /** Game servers: they publish game results to the intake and read their own rejections. */
   gameServer: 'game-server',
+  /**
+   * `ranking simulate`: live games through the intake as a game server's; its backfill and
+   * tournaments (past days with their closes and adjudications) onto the ladder log, in order.
+   */
+  simulator: 'simulator',
+  /** The intake: moves admitted game results into the ladder log, rejects the rest. */
+  intake: 'intake-service',
   rating: 'rating-service',
   maintenance: 'maintenance-service',
   leaderboard: 'leaderboard-service',
@@ -14,11 +26,21 @@ export const PRINCIPALS = {
 
 export type Principal = (typeof PRINCIPALS)[keyof typeof PRINCIPALS];
 
-/** The consumer groups, under the same prefix as the topics. */
+/** The services' consumer groups, under the same prefix as the topics. */
 export const consumerGroups = (prefix = '') => ({
+  intake: `${prefix}intake-service`,
   rating: `${prefix}rating-service`,
   maintenance: `${prefix}maintenance-service`,
   leaderboard: `${prefix}leaderboard-service`,
+});
+
+/**
+ * Groups a principal may name freely, by prefix: each game server reads its rejections in a
+ * group of its own choosing that starts with `game-server`, the operators' tools with `ops`.
+ */
+export const consumerGroupPrefixes = (prefix = '') => ({
+  gameServer: `${prefix}game-server`,
+  ops: `${prefix}ops`,
 });
 
 // kafkajs is CommonJS: Node sees only some of its exports as named ones.
@@ -26,15 +48,16 @@ const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePattern
 type AclOperation = (typeof AclOperationTypes)[keyof typeof AclOperationTypes];
 type AclResource = (typeof AclResourceTypes)[keyof typeof AclResourceTypes];
 
-const { TOPIC, GROUP, CLUSTER } = AclResourceTypes;
-const { READ, WRITE, DESCRIBE, CREATE, ALTER, ALL, DESCRIBE_CONFIGS } = AclOperationTypes;
+const { TOPIC, GROUP } = AclResourceTypes;
+const { READ, WRITE, DESCRIBE } = AclOperationTypes;
+const { LITERAL, PREFIXED } = ResourcePatternTypes;
 
 const allow = (
   principal: Principal,
   resourceType: AclResource,
   resourceName: string,
   operations: readonly AclOperation[],
-  resourcePatternType = ResourcePatternTypes.LITERAL,
+  resourcePatternType: number = LITERAL,
 ): AclEntry[] =>
   operations.map((operation) => ({
     principal: `User:${principal}`,
@@ -46,50 +69,149 @@ const allow = (
     permissionType: AclPermissionTypes.ALLOW,
   }));
 
+/** Describe on a topic lets a client fetch its metadata and end offsets. */
+const produces = (principal: Principal, topic: string) =>
+  allow(principal, TOPIC, topic, [WRITE, DESCRIBE]);
+const reads = (principal: Principal, topic: string) =>
+  allow(principal, TOPIC, topic, [READ, DESCRIBE]);
+const joins = (principal: Principal, group: string, pattern: number = LITERAL) =>
+  allow(principal, GROUP, group, [READ, DESCRIBE], pattern);
+
 /**
  * Every ACL of the system for topics and groups under `prefix` ('' in production; tests use
- * their own): each service gets exactly the topics and groups it uses, game servers may only
- * write game events, ops administers the contract's topics. Anything not granted is denied.
+ * their own). Only reads, writes and describes: no principal but the admin (a super user,
+ * which needs none) may create topics or administer ACLs. The ladder log is written by the
+ * intake, the maintenance service, the operators' CLI and the simulator, never by a game server.
  */
 export function rankingAcls(prefix = ''): AclEntry[] {
   const topics = topicNames(prefix);
   const groups = consumerGroups(prefix);
-  const { ops, gameServer, rating, maintenance, leaderboard } = PRINCIPALS;
+  const freeGroups = consumerGroupPrefixes(prefix);
+  const { ops, gameServer, simulator, intake, rating, maintenance, leaderboard } = PRINCIPALS;
   return [
-    // Describe on a topic lets a client fetch its metadata and end offsets.
-    ...allow(gameServer, TOPIC, topics.ladderEvents, [WRITE, DESCRIBE]),
+    ...produces(gameServer, topics.gameResults),
+    ...reads(gameServer, topics.gameResultsRejected),
+    ...joins(gameServer, freeGroups.gameServer, PREFIXED),
 
-    ...allow(rating, TOPIC, topics.ladderEvents, [READ, DESCRIBE]),
-    ...allow(rating, GROUP, groups.rating, [READ, DESCRIBE]),
-    ...allow(rating, TOPIC, topics.ratingChanges, [WRITE, DESCRIBE]),
-    ...allow(rating, TOPIC, topics.deadLetter, [WRITE, DESCRIBE]),
+    ...produces(simulator, topics.gameResults),
+    ...produces(simulator, topics.ladderEvents),
+
+    ...reads(intake, topics.gameResults),
+    ...joins(intake, groups.intake),
+    ...produces(intake, topics.ladderEvents),
+    ...produces(intake, topics.gameResultsRejected),
+    ...produces(intake, topics.deadLetter),
+
+    ...reads(rating, topics.ladderEvents),
+    ...joins(rating, groups.rating),
+    ...produces(rating, topics.ratingChanges),
+    ...produces(rating, topics.deadLetter),
 
     ...allow(maintenance, TOPIC, topics.ladderEvents, [READ, WRITE, DESCRIBE]),
-    ...allow(maintenance, GROUP, groups.maintenance, [READ, DESCRIBE]),
-    ...allow(maintenance, TOPIC, topics.deadLetter, [WRITE, DESCRIBE]),
+    ...joins(maintenance, groups.maintenance),
+    ...produces(maintenance, topics.deadLetter),
 
-    ...allow(leaderboard, TOPIC, topics.ratingChanges, [READ, DESCRIBE]),
-    ...allow(leaderboard, GROUP, groups.leaderboard, [READ, DESCRIBE]),
+    ...reads(leaderboard, topics.ratingChanges),
+    ...joins(leaderboard, groups.leaderboard),
 
-    // ops: the contract's topics (create, read, write, configure) and the cluster's Create
-    // (topics), Describe and Alter (ACLs: `ranking setup` writes these).
-    ...allow(ops, TOPIC, `${prefix}ranking.`, [ALL], ResourcePatternTypes.PREFIXED),
-    ...allow(ops, CLUSTER, 'kafka-cluster', [CREATE, DESCRIBE, ALTER, DESCRIBE_CONFIGS]),
+    ...produces(ops, topics.ladderEvents),
+    ...reads(ops, topics.deadLetter),
+    ...joins(ops, freeGroups.ops, PREFIXED),
   ];
 }
 
+/** An ACL as one comparable string. */
+const aclKey = (a: AclEntry): string =>
+  [
+    a.principal,
+    a.host,
+    a.resourceType,
+    a.resourceName,
+    a.resourcePatternType,
+    a.operation,
+    a.permissionType,
+  ].join('\u0000');
+
 /**
- * Writes the ACLs (creating an existing one is a no-op). Says false, writing nothing, when the
- * broker has no authorizer (a development broker without security).
+ * The grants found on the broker that `desired` no longer holds (an older version's, such as
+ * game servers writing the ladder log or ops administering the cluster), among those it owns:
+ * the system's principals' grants on its own resources under `prefix` (its topics and groups,
+ * by name, and the cluster). Other prefixes' grants, and other principals', are left alone.
  */
-export async function ensureAcls(admin: Admin, acls: readonly AclEntry[]): Promise<boolean> {
+export function staleAcls(
+  existing: readonly AclEntry[],
+  desired: readonly AclEntry[],
+  prefix = '',
+): AclEntry[] {
+  const principals = new Set(Object.values(PRINCIPALS).map((p) => `User:${p}`));
+  const owned = new Set<string>([
+    ...Object.values(topicNames(prefix)),
+    ...Object.values(consumerGroups(prefix)),
+    ...Object.values(consumerGroupPrefixes(prefix)),
+    `${prefix}ranking.`,
+    'kafka-cluster',
+  ]);
+  const wanted = new Set(desired.map(aclKey));
+  return existing.filter(
+    (a) => principals.has(a.principal) && owned.has(a.resourceName) && !wanted.has(aclKey(a)),
+  );
+}
+
+/** Every ALLOW grant of the system's principals on the broker. */
+async function systemGrants(admin: Admin): Promise<AclEntry[]> {
+  const found: AclEntry[] = [];
+  for (const principal of Object.values(PRINCIPALS)) {
+    const { resources } = await admin.describeAcls({
+      resourceType: AclResourceTypes.ANY,
+      resourcePatternType: ResourcePatternTypes.ANY,
+      principal: `User:${principal}`,
+      host: '*',
+      operation: AclOperationTypes.ANY,
+      permissionType: AclPermissionTypes.ALLOW,
+    });
+    for (const r of resources)
+      for (const acl of r.acls)
+        found.push({
+          resourceType: r.resourceType,
+          resourceName: r.resourceName,
+          resourcePatternType: r.resourcePatternType,
+          principal: acl.principal,
+          host: acl.host,
+          operation: acl.operation,
+          permissionType: acl.permissionType,
+        });
+  }
+  return found;
+}
+
+/** What `ensureAcls` did. */
+export interface AclsApplied {
+  /** False where the broker has no authorizer (a development broker without security). */
+  readonly authorizer: boolean;
+  /** Stale grants it removed. */
+  readonly removed: readonly AclEntry[];
+}
+
+/**
+ * Writes the ACLs (creating an existing one is a no-op) and removes the system's stale grants
+ * under `prefix` (`staleAcls`), so that an upgrade takes a privilege away as surely as it gives
+ * one. Writes nothing where the broker has no authorizer.
+ */
+export async function ensureAcls(
+  admin: Admin,
+  acls: readonly AclEntry[],
+  prefix = '',
+): Promise<AclsApplied> {
   try {
     await admin.createAcls({ acl: [...acls] });
-    return true;
   } catch (error) {
-    if ((error as { type?: unknown }).type === 'SECURITY_DISABLED') return false;
+    if ((error as { type?: unknown }).type === 'SECURITY_DISABLED')
+      return { authorizer: false, removed: [] };
     throw error;
   }
+  const removed = staleAcls(await systemGrants(admin), acls, prefix);
+  if (removed.length > 0) await deleteAcls(admin, removed);
+  return { authorizer: true, removed };
 }
 
 /** Removes exactly these ACLs (a test's, at its end). */

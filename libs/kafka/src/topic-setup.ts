@@ -4,6 +4,8 @@ import { type KafkaConnection, kafkaClient, type KafkaLogLevel } from './kafka-c
 
 /** The contract's topic names under a prefix ('' in production; tests use their own). */
 export const topicNames = (prefix = '') => ({
+  gameResults: `${prefix}${TOPICS.gameResults}`,
+  gameResultsRejected: `${prefix}${TOPICS.gameResultsRejected}`,
   ladderEvents: `${prefix}${TOPICS.ladderEvents}`,
   ratingChanges: `${prefix}${TOPICS.ratingChanges}`,
   deadLetter: `${prefix}${TOPICS.deadLetter}`,
@@ -13,6 +15,9 @@ export const topicNames = (prefix = '') => ({
 export const topicLayout = (prefix = ''): ITopicConfig[] => {
   const names = topicNames(prefix);
   return [
+    // The intake's partitions only spread its load: it re-keys every event by its ladder.
+    { topic: names.gameResults, numPartitions: 12 },
+    { topic: names.gameResultsRejected, numPartitions: 3 },
     { topic: names.ladderEvents, numPartitions: 12 },
     { topic: names.ratingChanges, numPartitions: 12 },
     { topic: names.deadLetter, numPartitions: 3 },

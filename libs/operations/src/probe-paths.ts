@@ -18,6 +18,7 @@ export const SERVICE_PORTS = {
   'leaderboard-service': { variable: 'HTTP_PORT', port: 3000 },
   'maintenance-service': { variable: 'MAINTENANCE_HTTP_PORT', port: 3001 },
   'rating-service': { variable: 'RATING_HTTP_PORT', port: 3002 },
+  'intake-service': { variable: 'INTAKE_HTTP_PORT', port: 3003 },
 } as const;
 
 export type ServiceName = keyof typeof SERVICE_PORTS;

@@ -11,12 +11,12 @@ export interface ExtraCheck {
 }
 
 /**
- * The probes of a service built around one consumer: ready when PostgreSQL, any `extra`
- * dependency, Kafka and the consumer are (the consumer at most `maxLag` behind); live unless the
- * consumer stopped for good.
+ * The probes of a service built around one consumer: ready when PostgreSQL (if it keeps its
+ * state there), any `extra` dependency, Kafka and the consumer are (the consumer at most
+ * `maxLag` behind); live unless the consumer stopped for good.
  */
 export function consumerServiceChecks(options: {
-  readonly db: InjectionToken;
+  readonly db?: InjectionToken;
   readonly kafka: InjectionToken;
   readonly consumer: InjectionToken;
   readonly maxLag: number;
@@ -26,18 +26,28 @@ export function consumerServiceChecks(options: {
   return [
     {
       provide: READINESS_CHECKS,
-      inject: [options.db, options.kafka, options.consumer, ...extra.map((e) => e.inject)],
-      useFactory: (
-        db: { query(sql: string): Promise<unknown> },
-        kafka: Kafka,
-        consumer: { status(): ConsumerStatus },
-        ...dependencies: never[]
-      ): HealthCheck[] => [
-        postgresCheck(db),
-        ...extra.map((e, i) => e.check(dependencies[i]!)),
-        kafkaCheck(kafka),
-        consumerReadiness('consumer', consumer, options.maxLag),
+      inject: [
+        ...(options.db ? [options.db] : []),
+        options.kafka,
+        options.consumer,
+        ...extra.map((e) => e.inject),
       ],
+      useFactory: (...injected: unknown[]): HealthCheck[] => {
+        const db = options.db
+          ? (injected.shift() as { query(sql: string): Promise<unknown> })
+          : null;
+        const [kafka, consumer, ...dependencies] = injected as [
+          Kafka,
+          { status(): ConsumerStatus },
+          ...never[],
+        ];
+        return [
+          ...(db ? [postgresCheck(db)] : []),
+          ...extra.map((e, i) => e.check(dependencies[i]!)),
+          kafkaCheck(kafka),
+          consumerReadiness('consumer', consumer, options.maxLag),
+        ];
+      },
     },
     {
       provide: LIVENESS_CHECKS,

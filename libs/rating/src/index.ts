@@ -47,3 +47,4 @@ export * from './kendall-tau.js';
 export * from './spearman.js';
 export * from './board-ranks.js';
 export * from './what-if-report.js';
+export * from './game-result-admission.js';

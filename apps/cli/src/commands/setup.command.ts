@@ -8,6 +8,7 @@ import {
   topicLayout,
 } from '@ranking/kafka';
 import { createDataSource, ensureDatabase, migrate } from '@ranking/persistence';
+import kafkajs, { type AclEntry } from 'kafkajs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 
@@ -17,7 +18,8 @@ interface SetupFlags {
 
 /**
  * `ranking setup`: creates the database if missing, runs migrations, creates the Kafka topics
- * and writes the principals' ACLs (where the broker has an authorizer).
+ * and writes the principals' ACLs (where the broker has an authorizer), removing the system's
+ * stale ones. Run it as the admin principal: no other may create topics or ACLs.
  */
 @Command({
   name: 'setup',
@@ -48,10 +50,12 @@ export class SetupCommand extends CommandRunner {
         topicsCreated: topics,
       });
       const acls = rankingAcls(env.KAFKA_TOPIC_PREFIX);
-      const written = await ensureAcls(admin, acls);
+      const applied = await ensureAcls(admin, acls, env.KAFKA_TOPIC_PREFIX);
       log.info(
-        written ? `kafka ACLs present (${acls.length})` : 'kafka has no authorizer: no ACLs',
-        { aclsWritten: written ? acls.length : 0 },
+        applied.authorizer
+          ? `kafka ACLs present (${acls.length})${applied.removed.length ? `; removed ${applied.removed.length} stale: ${applied.removed.map(describeAcl).join(', ')}` : ''}`
+          : 'kafka has no authorizer: no ACLs',
+        { aclsWritten: applied.authorizer ? acls.length : 0, aclsRemoved: applied.removed.length },
       );
     } finally {
       await admin.disconnect();
@@ -63,5 +67,11 @@ export class SetupCommand extends CommandRunner {
     return true;
   }
 }
+
+/** A grant as operators read it: `User:ops WRITE topic ranking.ladder-events`. */
+const describeAcl = (a: AclEntry): string =>
+  `${a.principal} ${nameOf(kafkajs.AclOperationTypes, a.operation)} ${nameOf(kafkajs.AclResourceTypes, a.resourceType)} ${a.resourceName}`;
+const nameOf = (values: object, value: number): string =>
+  (Object.entries(values).find(([, v]) => v === value)?.[0] ?? String(value)).toLowerCase();
 
 const log = new CommandLog('setup', { stream: 'stdout', prefix: '[setup] ' });

@@ -1,0 +1,220 @@
+import {
+  ladderRegistry,
+  GameResultAdmission,
+  MAX_VALUE_BYTES,
+  ReplayEngine,
+} from '@ranking/rating';
+
+// CONTRACT.md "Transport": what the intake lets a game server put on the ladder log.
+
+const LADDERS = ladderRegistry();
+const admission = new GameResultAdmission(LADDERS);
+const bytes = (value: unknown): Buffer =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
+
+const game = (extra: Record<string, unknown> = {}) => ({
+  id: 'gs-1',
+  type: 'game.finished',
+  ladder: 'igame-gomoku',
+  gameId: 'g-1',
+  finishedAt: '2026-11-29T13:05:00+08:00',
+  moves: 41,
+  players: [
+    { id: 'alice', result: 'win', ip: '203.0.113.7' },
+    { id: 'bob', result: 'loss', ip: '198.51.100.2' },
+  ],
+  ...extra,
+});
+
+const codeOf = (value: Buffer | null) => {
+  const decided = admission.admit(value);
+  return decided.admitted ? 'admitted' : decided.rejection.code;
+};
+
+describe('GameResultAdmission (the intake decision)', () => {
+  it('Given a valid game.finished, When a game server sends it, Then it is admitted under its ladder', () => {
+    const decided = admission.admit(bytes(game()));
+    expect(decided).toMatchObject({ admitted: true, ladder: 'igame-gomoku' });
+  });
+
+  it('Given a game the rules void (same IP), When sent, Then it is admitted: void is not rejection', () => {
+    const players = [
+      { id: 'alice', result: 'win', ip: '203.0.113.7' },
+      { id: 'bob', result: 'loss', ip: '203.0.113.7' },
+    ];
+    expect(codeOf(bytes(game({ players })))).toBe('admitted');
+  });
+
+  it.each([
+    [
+      'game.corrected',
+      {
+        type: 'game.corrected',
+        ladder: 'igame-gomoku',
+        gameId: 'g-1',
+        correctedAt: '2026-11-29T14:00:00+08:00',
+        void: true,
+        note: 'x',
+      },
+    ],
+    [
+      'player.penalized',
+      {
+        type: 'player.penalized',
+        ladder: 'igame-gomoku',
+        player: 'alice',
+        points: -5000,
+        reason: 'disconnects',
+        at: '2026-11-29T14:00:00+08:00',
+      },
+    ],
+    [
+      'player.annulled',
+      {
+        type: 'player.annulled',
+        ladder: 'igame-gomoku',
+        player: 'bob',
+        since: '2000-01-01T00:00:00Z',
+        annulledAt: '2026-11-29T14:00:00+08:00',
+        note: 'x',
+      },
+    ],
+    [
+      'period.closed',
+      {
+        type: 'period.closed',
+        ladder: 'igame-gomoku',
+        period: 'daily',
+        key: '2099-12-30',
+        start: '2099-12-30T06:00:00+08:00',
+        end: '2099-12-31T06:00:00+08:00',
+      },
+    ],
+  ])('Given a valid %s, When a game server sends it, Then it is not-permitted', (type, event) => {
+    const decided = admission.admit(bytes({ id: 'x-1', ...event }));
+    expect(decided).toMatchObject({
+      admitted: false,
+      id: 'x-1',
+      rejection: { code: 'not-permitted' },
+    });
+    if (!decided.admitted) expect(decided.rejection.detail).toContain(type);
+  });
+
+  it.each([
+    'period.closed:igame-gomoku:weekly:2026-W49',
+    'player.penalized:igame-gomoku:alice:1',
+    'player.annulled:x',
+    'game.corrected:x',
+    'game.finished:x',
+    'annulment:igame-gomoku:1',
+  ])(
+    'Given a game.finished whose id is the reserved %s, When sent, Then it is not-permitted',
+    (id) => {
+      expect(codeOf(bytes(game({ id })))).toBe('not-permitted');
+    },
+  );
+
+  it.each([
+    'period.closed',
+    'annulment-1',
+    'my:period.closed:x',
+    'Period.closed:x',
+    'game.finished',
+  ])('Given an id %s that only looks like a reserved one, When sent, Then it is admitted', (id) => {
+    expect(codeOf(bytes(game({ id })))).toBe('admitted');
+  });
+
+  it('Given the fold’s own rejections, When sent to the intake, Then each has the fold’s code', () => {
+    const cases: [Buffer | null, string][] = [
+      [null, 'invalid-json'],
+      [bytes('{"id":'), 'invalid-json'],
+      [bytes(game({ moves: 'many' })), 'invalid-event'],
+      [bytes(game({ ladder: 'chess-960' })), 'unknown-ladder'],
+      [
+        bytes(
+          game({
+            players: [
+              { id: 'alice', result: 'win' },
+              { id: 'bob', result: 'loss' },
+              { id: 'carol', result: 'loss' },
+            ],
+          }),
+        ),
+        'wrong-player-count',
+      ],
+      [
+        bytes(
+          game({
+            players: [
+              { id: 'alice', result: 'win' },
+              { id: 'alice', result: 'loss' },
+            ],
+          }),
+        ),
+        'duplicate-player',
+      ],
+      [
+        bytes(
+          game({
+            players: [
+              { id: 'alice', result: 'win' },
+              { id: 'bob', result: 'win' },
+            ],
+          }),
+        ),
+        'inconsistent-result',
+      ],
+    ];
+    for (const [value, code] of cases) {
+      expect(codeOf(value)).toBe(code);
+      // The same code the offline replay gives the same line.
+      if (value === null) continue;
+      const replay = new ReplayEngine(LADDERS);
+      const result = replay.ingestLine(value.toString('utf8'));
+      expect(result.kind === 'rejected' ? result.reason : result.kind).toBe(code);
+    }
+  });
+
+  it('Given a privileged type that also fails the schema, When sent, Then the schema speaks first (invalid-event)', () => {
+    expect(codeOf(bytes({ id: 'p', type: 'player.penalized', ladder: 'igame-gomoku' }))).toBe(
+      'invalid-event',
+    );
+  });
+
+  describe('the size limit, decided before decoding', () => {
+    /** A game.finished padded to exactly `size` bytes through its gameId. */
+    const ofSize = (size: number, pad: string): Buffer => {
+      const base = bytes(game({ gameId: '' }));
+      const room = size - base.length;
+      const unit = Buffer.byteLength(pad);
+      const text = pad.repeat(Math.floor(room / unit)) + 'x'.repeat(room % unit);
+      const value = bytes(game({ gameId: text }));
+      expect(value.length).toBe(size);
+      return value;
+    };
+
+    it.each([
+      ['ASCII', 'a'],
+      ['CJK', '圍'],
+    ])(
+      'Given %s values of 65,536 and 65,537 bytes, When sent, Then the first is read and the second is invalid-event with a null id',
+      (_, pad) => {
+        const limit = admission.admit(ofSize(MAX_VALUE_BYTES, pad));
+        // Read past the size check: the schema decides on what it holds (gameId is long).
+        expect(limit.admitted ? 'admitted' : limit.rejection.detail).not.toMatch(/bytes/);
+        const over = admission.admit(ofSize(MAX_VALUE_BYTES + 1, pad));
+        expect(over).toMatchObject({
+          admitted: false,
+          id: null,
+          rejection: { code: 'invalid-event' },
+        });
+        if (!over.admitted) expect(over.rejection.detail).toMatch(/65537 bytes/);
+      },
+    );
+
+    it('Given an oversized value that is not even UTF-8, When sent, Then it is still invalid-event (size first)', () => {
+      const value = Buffer.alloc(MAX_VALUE_BYTES + 1, 0xff);
+      expect(codeOf(value)).toBe('invalid-event');
+    });
+  });
+});

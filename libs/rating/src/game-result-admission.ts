@@ -1,0 +1,79 @@
+import {
+  type GameFinished,
+  type IntakeRejection,
+  isReservedId,
+  NOT_PERMITTED,
+  parseEvent,
+  reject,
+  safeDetail,
+} from '@ranking/contracts';
+import type { LadderConfig } from './ladder-config.js';
+import { LadderFold } from './ladder-fold.js';
+
+/** The largest message value the contract reads (CONTRACT.md "Transport", Size). */
+export const MAX_VALUE_BYTES = 65_536;
+
+/** What the intake decided of one game server's message. */
+export type Admission =
+  | { readonly admitted: true; readonly event: GameFinished; readonly ladder: string }
+  | { readonly admitted: false; readonly rejection: IntakeRejection; readonly id: string | null };
+
+const refused = (rejection: IntakeRejection, id: string | null): Admission => ({
+  admitted: false,
+  rejection,
+  id,
+});
+
+/**
+ * The intake's decision (CONTRACT.md "Transport"): a game server may send `game.finished`
+ * alone, under an id that is not reserved for the system, and only what the fold would accept
+ * for what it holds. Checked in the contract's order: size (before decoding), JSON, schema,
+ * type, reserved id, ladder, then the rule set's checks of the game itself. Pure: the same
+ * bytes and ladders give the same decision.
+ */
+export class GameResultAdmission {
+  /** One fold a ladder, never evolved: it judges games by what they hold, not by history. */
+  private readonly judges = new Map<string, LadderFold>();
+
+  constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
+
+  admit(value: Uint8Array | null): Admission {
+    if (value !== null && value.byteLength > MAX_VALUE_BYTES)
+      return refused(
+        reject(
+          'invalid-event',
+          `the value is ${value.byteLength} bytes, over the limit of ${MAX_VALUE_BYTES}`,
+        ),
+        null,
+      );
+    const parsed = parseEvent(value);
+    if (!parsed.ok) return refused(parsed.rejection, parsed.id);
+    const { event } = parsed;
+    if (event.type !== 'game.finished')
+      return refused(
+        notPermitted(`a game server may send game.finished only, not ${event.type}`),
+        event.id,
+      );
+    if (isReservedId(event.id))
+      return refused(
+        notPermitted(`the id "${event.id}" is reserved for the system and its operators`),
+        event.id,
+      );
+    const ladder = this.ladders.get(event.ladder);
+    if (!ladder) return refused(reject('unknown-ladder', `no ladder ${event.ladder}`), event.id);
+    const rejection = this.judgeOf(ladder).rejectionOf(event);
+    if (rejection) return refused(rejection, event.id);
+    return { admitted: true, event, ladder: ladder.id };
+  }
+
+  private judgeOf(ladder: LadderConfig): LadderFold {
+    let judge = this.judges.get(ladder.id);
+    if (!judge) this.judges.set(ladder.id, (judge = new LadderFold(ladder)));
+    return judge;
+  }
+}
+
+const notPermitted = (detail: string): IntakeRejection => ({
+  code: NOT_PERMITTED,
+  detail: safeDetail(detail),
+});
