@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's run command: installs, brings up PostgreSQL, Redis and Kafka, migrates, creates the
-# topics, runs every service that exists (dist/apps/*-service) and the game simulator, prints the
-# leaderboard page's address, and stops everything it started on Ctrl-C.
+# topics and ACLs, runs every service that exists (dist/apps/*-service) and the game simulator,
+# each as its own Kafka principal on the SASL listener (so the ACLs are exercised every day),
+# prints the leaderboard page's address, and stops everything it started on Ctrl-C.
 # SIMULATE_RATE (events per second, default 20) and SIMULATE_BACKFILL_DAYS (default 3) tune the feed.
 # RANKING_TOURNAMENTS_FILE (default: deploy/demo-tournaments.json) is served by the leaderboard
 # service, and the simulator plays its tournaments out before the backfill.
@@ -10,6 +11,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash deploy/install.sh
 bash deploy/infra-up.sh
+# shellcheck source=deploy/kafka/principal.sh
+source deploy/kafka/principal.sh
+# Topics and ACLs as the admin principal, the only one that may write them.
+(with_principal admin node bin/ranking.js setup)
 mkdir -p .run
 export RANKING_TOURNAMENTS_FILE="${RANKING_TOURNAMENTS_FILE:-$ROOT/deploy/demo-tournaments.json}"
 pids=()
@@ -43,7 +48,8 @@ for main in dist/apps/*-service/src/main.js; do
   # The rating service's larger young generation (see deploy/k8s/rating-service.yaml).
   flags=()
   [[ "$name" == rating-service ]] && flags=(--max-semi-space-size=32)
-  start "$name" node "${flags[@]}" "$main"
+  # Each service is a principal of the same name (libs/kafka/src/acls.ts).
+  start "$name" with_principal "$name" node "${flags[@]}" "$main"
 done
 if [[ ${#pids[@]} -eq 0 ]]; then
   echo "[run] infrastructure ready; no services are built yet"
@@ -51,7 +57,7 @@ if [[ ${#pids[@]} -eq 0 ]]; then
 fi
 # With the heap flag given, bin/ranking.js runs the CLI in this process (no re-executed child),
 # so the SIGTERM of the stop reaches it.
-start simulator node "--max-old-space-size=${RANKING_HEAP_MB:-2048}" bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
+start simulator with_principal simulator node "--max-old-space-size=${RANKING_HEAP_MB:-2048}" bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
   --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}" --tournaments "$RANKING_TOURNAMENTS_FILE"
 port="${HTTP_PORT:-3000}"
 for _ in $(seq 1 60); do
@@ -60,6 +66,6 @@ for _ in $(seq 1 60); do
 done
 echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
 echo "[run] tournaments: http://127.0.0.1:${port}/?tournament   (GET /tournaments lists them)"
-echo "[run] probes and metrics: /health/live, /health/ready, /metrics on ports ${port} (leaderboard), ${MAINTENANCE_HTTP_PORT:-3001} (maintenance), ${RATING_HTTP_PORT:-3002} (rating); logs are JSON lines in .run/"
+echo "[run] probes and metrics: /health/live, /health/ready, /metrics on ports ${port} (leaderboard), ${MAINTENANCE_HTTP_PORT:-3001} (maintenance), ${RATING_HTTP_PORT:-3002} (rating), ${INTAKE_HTTP_PORT:-3003} (intake); logs are JSON lines in .run/"
 echo "[run] Ctrl-C stops everything"
 wait

@@ -41,7 +41,7 @@ CONTROLLER_ADDR="127.0.0.1:${KAFKA_CONTROLLER_PORT:-9093}"
 SCRAM_MECHANISM="SCRAM-SHA-512"
 # The SCRAM principals: admin is a super user (bootstraps ACLs where there is no plain
 # listener); the others get exactly their ACLs (libs/kafka/src/acls.ts, written by `ranking setup`).
-SCRAM_USERS=(admin ops game-server rating-service maintenance-service leaderboard-service)
+SCRAM_USERS=(admin ops game-server simulator intake-service rating-service maintenance-service leaderboard-service)
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx1g}"
 
@@ -158,9 +158,19 @@ LOG4J
 }
 
 # credentials.json: one random password per SCRAM user, written once (mode 600, git-ignored).
+# A user added to SCRAM_USERS since (a new principal) gets one too; the others keep theirs.
 ensure_credentials() {
-  [[ -s "${CREDENTIALS_FILE}" ]] && return 0
-  local user first=1
+  local user password missing=() first=1
+  declare -A known=()
+  if [[ -s "${CREDENTIALS_FILE}" ]]; then
+    while read -r user password; do known["${user}"]="${password}"; done < <(credential_lines)
+  fi
+  for user in "${SCRAM_USERS[@]}"; do
+    [[ -n "${known[${user}]:-}" ]] && continue
+    missing+=("${user}")
+    known["${user}"]="$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
   (
     umask 077
     {
@@ -171,7 +181,7 @@ ensure_credentials() {
       for user in "${SCRAM_USERS[@]}"; do
         ((first)) || echo ","
         first=0
-        printf '    "%s": "%s"' "${user}" "$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+        printf '    "%s": "%s"' "${user}" "${known[${user}]}"
       done
       echo
       echo "  }"
@@ -179,7 +189,7 @@ ensure_credentials() {
     } >"${CREDENTIALS_FILE}.tmp"
   )
   mv "${CREDENTIALS_FILE}.tmp" "${CREDENTIALS_FILE}"
-  log "generated SCRAM credentials for ${SCRAM_USERS[*]} in ${CREDENTIALS_FILE#"${ROOT}"/}"
+  log "generated SCRAM credentials for ${missing[*]} in ${CREDENTIALS_FILE#"${ROOT}"/}"
 }
 
 # "user password" lines from credentials.json (the layout ensure_credentials writes).

@@ -74,8 +74,55 @@ export class RatingScenario {
     });
   }
 
+  /** The built intake service on this world's topics; `env`: extra variables. */
+  intake(env: Record<string, string> = {}): ServiceProcess {
+    return new ServiceProcess('dist/apps/intake-service/src/main.js', {
+      KAFKA_TOPIC_PREFIX: this.prefix,
+      ...env,
+    });
+  }
+
   /**
-   * Produces lines keyed by ladder, as game servers do (through `kafka`: another principal).
+   * Publishes to the intake as game servers do: each value with its key (the ladder's, a
+   * random one, or none), in order, idempotently (see `produce`).
+   */
+  async publishResults(
+    messages: readonly { key: string | null; value: string | Buffer }[],
+    kafka: Kafka = this.kafka,
+  ): Promise<void> {
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      for (let i = 0; i < messages.length; i += 500)
+        await producer.send({
+          topic: this.topics.gameResults,
+          messages: messages.slice(i, i + 500),
+        });
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** The intake has committed every message of its topic. */
+  async intakeDrained(): Promise<boolean> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const ends = await admin.fetchTopicOffsets(this.topics.gameResults);
+      const [committed] = await admin.fetchOffsets({
+        groupId: `${this.prefix}intake-service`,
+        topics: [this.topics.gameResults],
+      });
+      const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      return ends.every((e) => Number(e.high) === 0 || at.get(e.partition) === Number(e.high));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  /**
+   * Produces lines onto the ladder log keyed by ladder, as the intake places them (through
+   * `kafka`: another principal).
    * Idempotent: kafkajs retries a whole request after an error on one partition (e.g. a leader
    * not yet elected on a new topic), and without the broker's sequence check the partitions
    * that had succeeded would get the messages twice.

@@ -49,7 +49,12 @@ export class SimulateCommand extends CommandRunner {
     const seed = flags.seed ?? Date.now() % 1_000_000_000;
     const players = flags.players ?? 400;
     const backfillDays = flags.backfillDays ?? 3;
-    const topic = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
+    // The past (tournaments, the backfill with its closes) is history an operator imports: it
+    // goes onto the ladder log in its order. Live games come as a game server's do: to the
+    // intake, which checks them and moves them on (bad ones come back on its rejection topic).
+    const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
+    const history = topics.ladderEvents;
+    const intake = topics.gameResults;
     const producer = kafkaClient(kafkaConnection(env), 'ranking-simulate', env.LOG_LEVEL).producer({
       allowAutoTopicCreation: false,
       idempotent: true,
@@ -60,7 +65,7 @@ export class SimulateCommand extends CommandRunner {
     const stop = () => (stopping = true);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    const send = (lines: string[]) =>
+    const send = (topic: string, lines: string[]) =>
       producer.send({ topic, messages: lines.map((value) => ({ key: ladderOf(value), value })) });
     try {
       const now = Date.now();
@@ -80,11 +85,11 @@ export class SimulateCommand extends CommandRunner {
           start: new Date(start).toISOString(),
         });
         const lines = events.map((e) => JSON.stringify(e));
-        for (let i = 0; i < lines.length; i += 500) await send(lines.slice(i, i + 500));
+        for (let i = 0; i < lines.length; i += 500) await send(history, lines.slice(i, i + 500));
         log.info(`tournament ${config.id}: published ${lines.length} events`, {
           tournament: config.id,
           events: lines.length,
-          topic,
+          topic: history,
         });
       }
       if (backfillDays > 0) {
@@ -105,27 +110,28 @@ export class SimulateCommand extends CommandRunner {
           if (stopping) break;
           batch.push(line);
           if (batch.length === 500) {
-            await send(batch);
+            await send(history, batch);
             backfilled += batch.length;
             batch = [];
           }
         }
-        if (batch.length > 0) await send(batch);
+        if (batch.length > 0) await send(history, batch);
         backfilled += batch.length;
         log.info(`backfilled ${backfillDays} days`, {
           days: backfillDays,
           events: backfilled,
-          topic,
+          topic: history,
         });
       }
-      // Live: a year of games spread so that their times follow the wall clock.
+      // Live: a year of games spread so that their times follow the wall clock. No closes: the
+      // maintenance service keeps the live clock.
       const yearEvents = rate * 365 * 86_400;
       const live = generateEvents({
         seed: seed * 2 + 1,
         events: yearEvents,
         start: new Date(now).toISOString(),
         days: 365,
-        closes: true,
+        closes: false,
         ladders,
         playersPerLadder: players,
         badShare: 0.005,
@@ -142,15 +148,15 @@ export class SimulateCommand extends CommandRunner {
           if (next.done) break;
           batch.push(next.value);
         }
-        if (batch.length > 0) await send(batch);
+        if (batch.length > 0) await send(intake, batch);
         sent += batch.length;
         if (Date.now() - lastReport > 10_000) {
-          log.info(`${sent} live events published`, { events: sent, topic });
+          log.info(`${sent} live events published`, { events: sent, topic: intake });
           lastReport = Date.now();
         }
         await new Promise((resolve) => setTimeout(resolve, TICK_MS));
       }
-      log.info(`stopped after ${sent} live events`, { events: sent, topic });
+      log.info(`stopped after ${sent} live events`, { events: sent, topic: intake });
     } finally {
       await producer.disconnect();
     }
