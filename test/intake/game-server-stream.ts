@@ -7,7 +7,7 @@ export interface ResultMessage {
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same stream. */
-const random = (seed: number) => () => {
+export const seeded = (seed: number) => () => {
   seed = (seed + 0x6d2b79f5) | 0;
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
@@ -96,7 +96,7 @@ export function gameServerStream(
   events: number,
   hostile: number,
 ): { messages: ResultMessage[]; hostile: ReadonlySet<string> } {
-  const next = random(seed);
+  const next = seeded(seed);
   const honest = [...generateEvents({ seed, events, closes: false, badShare: 0.02, days: 5 })];
   const bad = hostileEvents(honest, hostile, next);
   const out: ResultMessage[] = honest.map((value) => ({ key: ladderOf(value), value }));
