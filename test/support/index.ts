@@ -11,3 +11,5 @@ export * from './http-probe.js';
 export * from './json-lines.js';
 export * from './redis-cluster.js';
 export * from './kafka-principals.js';
+export * from './sized-value.js';
+export * from './instant-edges.js';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isBlankLine, parseEvent } from '@ranking/contracts';
 import { type IngestResult, ladderRegistry, ReplayEngine } from '@ranking/rating';
+import { sizedValue } from '@ranking/testing';
 import fc from 'fast-check';
 import { ndjsonLines } from './ndjson-lines.js';
 
@@ -156,6 +157,17 @@ describe('the offline replay of a file judges each line as parseEvent judges its
     ],
     ['the year 9999', Buffer.from(game('y9999', { finishedAt: '9999-11-29T02:00:00Z' }))],
     ['an emoji and CJK in ids', Buffer.from(game('😀𠀀棋'))],
+    // CONTRACT.md "Transport": over 65,536 bytes is invalid-event, decided before decoding.
+    ['65,536 bytes of ASCII', Buffer.from(sizedValue(JSON.parse(game('fits-a')), 65_536, 'ascii'))],
+    ['65,536 bytes of CJK', Buffer.from(sizedValue(JSON.parse(game('fits-c')), 65_536, 'cjk'))],
+    ['65,537 bytes of ASCII', Buffer.from(sizedValue(JSON.parse(game('over-a')), 65_537, 'ascii'))],
+    ['65,537 bytes of CJK', Buffer.from(sizedValue(JSON.parse(game('over-c')), 65_537, 'cjk'))],
+    [
+      '65,536 bytes and the \\r of \\r\\n',
+      Buffer.from(`${sizedValue(JSON.parse(game('crlf')), 65_536, 'ascii')}\r`),
+    ],
+    ['65,537 bytes that are not UTF-8', Buffer.alloc(65_537, 0xff)],
+    ['a blank line of 70,000 spaces', Buffer.alloc(70_000, 0x20)],
     ['a repeated id', Buffer.from(game('ok-1'))],
   ];
 
@@ -203,12 +215,19 @@ describe('the offline replay of a file judges each line as parseEvent judges its
       ['an escaped lone surrogate in a player id', 'rejected', 'invalid-event'],
       ['a game nested 33 levels deep', 'rejected', 'invalid-json'],
       ['a game nested 32 levels deep', 'accepted', 'parsed'],
-      ['a million [', 'rejected', 'invalid-json'],
+      ['a million [', 'rejected', 'invalid-event'],
       ['player.annulled', 'accepted', 'parsed'],
       ['lower-case t and z', 'accepted', 'parsed'],
       ['an instant with a space for T', 'rejected', 'invalid-event'],
       ['the year 9999', 'rejected', 'invalid-event'],
       ['an emoji and CJK in ids', 'accepted', 'parsed'],
+      ['65,536 bytes of ASCII', 'accepted', 'parsed'],
+      ['65,536 bytes of CJK', 'accepted', 'parsed'],
+      ['65,537 bytes of ASCII', 'rejected', 'invalid-event'],
+      ['65,537 bytes of CJK', 'rejected', 'invalid-event'],
+      ['65,536 bytes and the \\r of \\r\\n', 'rejected', 'invalid-event'],
+      ['65,537 bytes that are not UTF-8', 'rejected', 'invalid-event'],
+      ['a blank line of 70,000 spaces', 'skipped', 'blank'],
       ['a repeated id', 'duplicate', 'parsed'],
     ]);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry, ReplayEngine, type ReplayOptions } from '@ranking/rating';
+import { sizedValue } from '@ranking/testing';
 import { annulledLadders } from './annulled-ladders.js';
 import { parsedLines } from './parsed-lines.js';
 import { replayFile, replayFileInline } from './replay-file.js';
@@ -72,6 +73,27 @@ function hostileFile(seed: number): string {
   at(300, Buffer.concat([lines[300]!, Buffer.from('\r')])); // a CRLF line
   at(400, '{"id":"x-1","type":"game.finished","ladder":"no-such-ladder"}');
   at(600, `{"id":"lone-\\ud800","type":"player.annulled"}`, ' {"id":1} ');
+  // Values at the size limit and one byte over it (CONTRACT.md "Transport").
+  const sized = (id: string, bytes: number, pad: 'ascii' | 'cjk') =>
+    sizedValue(
+      {
+        id,
+        type: 'game.finished',
+        ladder: 'qq-gomoku',
+        gameId: `g-${id}`,
+        finishedAt: '2026-11-29T10:00:00.999999999999999999999+08:00',
+        moves: 40,
+        players: [
+          { id: 'sized-ann', result: 'win' },
+          { id: 'sized-bob', result: 'loss' },
+        ],
+      },
+      bytes,
+      pad,
+    );
+  at(700, sized('fits-a', 65_536, 'ascii'), sized('fits-c', 65_536, 'cjk'));
+  at(710, sized('over-a', 65_537, 'ascii'), sized('over-c', 65_537, 'cjk'));
+  at(720, Buffer.alloc(70_000, 0x20), Buffer.alloc(65_537, 0xff));
   // Spelled with an escape, near the end (seed 3 annuls xinbo-go nowhere else): a scan that
   // missed it would leave the ladder without its log, and the replay would fail.
   at(3900, escapedAnnulment('xinbo-go', 'go0'));
@@ -113,7 +135,12 @@ describe('replayFile (a worker parses, this thread folds)', () => {
         const annulled = await annulledLadders(file);
         expect(annulled.has('xinbo-go')).toBe(true);
         expect(reference.bytes).toBe(statSync(file).size);
-        expect(JSON.parse(reference.output)).toMatchObject({ rejected: expect.any(Array) });
+        const { rejected } = JSON.parse(reference.output) as {
+          rejected: { id: string | null; reason: string }[];
+        };
+        // The values at the limit are read (those over it are judged as inline: below).
+        expect(rejected.map((r) => r.id)).not.toEqual(expect.arrayContaining(['fits-a']));
+        expect(rejected.map((r) => r.id)).not.toEqual(expect.arrayContaining(['fits-c']));
         for (const options of [
           {},
           { batchLines: 1, credits: 2, workers: 2 },

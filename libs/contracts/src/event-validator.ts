@@ -1,12 +1,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import schema from './events.schema.json' with { type: 'json' };
 import type { LadderEvent } from './events.js';
-import { instantMillis } from './instant.js';
+import { instantMillis, isInstant } from './instant.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.js';
 import { isValidPeriodKey } from './period-key.js';
 import { type Rejection, reject } from './rejection-codes.js';
+import { oversizedText, oversizedValue } from './value-size.js';
 
 /** Parsing either yields an event shaped by the schema, or a rejection and the id when we could read one. */
 export type ParseOutcome =
@@ -16,9 +16,9 @@ export type ParseOutcome =
 // with the `u` flag: `[^\ud800-\udfff]` then reads a surrogate pair as one code point, so it
 // rejects unpaired surrogates only.
 const ajv = new Ajv2020({ allErrors: false, strict: false, unicodeRegExp: true });
-// ajv-formats is CommonJS: its plugin is the module's `default` export. Its date-time also
-// takes a space for T or +0800; the schema's pattern beside it keeps instants to RFC 3339.
-addFormatsModule.default(ajv, ['date-time']);
+// Our own date-time, not ajv-formats': that one reads the seconds as a floating-point number,
+// so 05:59:59.999999999999999999999 (valid RFC 3339, before 06:00) counts as second 60 and fails.
+ajv.addFormat('date-time', isInstant);
 // Compiled on first use: commands that never validate (rebuild, export) skip its start-up cost
 // (about a tenth of the CLI's).
 let compiled: ValidateFunction<LadderEvent> | undefined;
@@ -93,7 +93,8 @@ export function validateEvent(value: unknown): ParseOutcome {
     (field) => !Number.isFinite(instantMillis(field.value)),
   );
   if (unplaceable) {
-    // RFC 3339 allows a leap second (23:59:60), which no clock here can place in time.
+    // RFC 3339 allows a leap second (23:59:60), which no clock here can place in time: the
+    // date-time format refuses it already, and this keeps every accepted instant placeable.
     return {
       ok: false,
       rejection: reject(
@@ -127,11 +128,16 @@ const invalidJson = (detail: string): ParseOutcome => ({
 });
 
 /**
- * Parses one message or line: invalid-json first, then the schema (CONTRACT.md order). Bytes
+ * Parses one message or line: its size first (`oversizedValue`), then invalid-json, then the
+ * schema (CONTRACT.md order). Bytes
  * must be UTF-8 (CONTRACT.md: a value is UTF-8 JSON); null is a Kafka message without a value,
  * which is as empty as an empty one.
  */
 export function parseEvent(raw: string | Uint8Array | null): ParseOutcome {
+  // CONTRACT.md "Transport": the size is decided first, on the bytes, before anything is read.
+  const oversized =
+    raw === null ? null : typeof raw === 'string' ? oversizedText(raw) : oversizedValue(raw);
+  if (oversized) return { ok: false, rejection: oversized, id: null };
   let text: string;
   if (raw === null) text = '';
   else if (typeof raw === 'string') text = raw;

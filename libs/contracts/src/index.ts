@@ -5,6 +5,7 @@ export * from './period-key.js';
 export * from './instant.js';
 export * from './event-validator.js';
 export * from './blank-line.js';
+export * from './value-size.js';
 export * from './rating-changes.js';
 export * from './rating-changes-reader.js';
 export * from './player-id.js';

@@ -93,6 +93,10 @@ describe.each(FIELDS)('the instant %s', (field, event) => {
     ['a negative offset', '2026-11-29T13:05:00-05:30'],
     ['-00:00', '2026-11-29T13:05:00-00:00'],
     ['fractional seconds', '2026-11-29T13:05:00.123456Z'],
+    // A format check that reads 59.999… as a floating-point number sees 60 (issue 29).
+    ['21 fraction digits just before 06:00', '2026-03-08T05:59:59.999999999999999999999+08:00'],
+    ['21 fraction digits at 23:59:59 UTC', '2026-12-31T23:59:59.999999999999999999999Z'],
+    ['a fraction of 400 nines', `2026-03-08T05:59:59.${'9'.repeat(400)}+08:00`],
     ['23:59:59 (no leap second)', '2026-12-31T23:59:59Z'],
     ['29 February of a leap year', '2028-02-29T12:00:00Z'],
   ])('accepts %s', (_what, value) => {
@@ -109,6 +113,14 @@ describe('instantMillis', () => {
   ])('places %s where %s is', (lower, upper) => {
     expect(instantMillis(lower)).toBe(instantMillis(upper));
     expect(Number.isFinite(instantMillis(upper))).toBe(true);
+  });
+
+  it('places any fraction by its first three digits, never rounding up', () => {
+    const last = Date.UTC(2026, 2, 7, 21, 59, 59, 999);
+    expect(instantMillis('2026-03-08T05:59:59.999999999999999999999+08:00')).toBe(last);
+    expect(instantMillis('2026-03-07t21:59:59.9995z')).toBe(last);
+    expect(instantMillis(`2026-03-08T05:59:59.${'9'.repeat(400)}+08:00`)).toBe(last);
+    expect(rfc3339Millis('2026-03-07T21:59:59.9999995Z')).toBe(last);
   });
 
   it('reads the offset', () => {

@@ -22,6 +22,13 @@ export function instantMillis(instant: string): number {
  */
 export const rfc3339Millis = (text: string): number => fastInstantMillis(text);
 
+/**
+ * Whether a text is an RFC 3339 date-time naming a real instant (`rfc3339Millis` is a number):
+ * the schema's `date-time` format. Any number of fraction digits; the instant is placed by the
+ * first three (truncated, so never carried into the next second, day or period).
+ */
+export const isInstant = (text: string): boolean => !Number.isNaN(fastInstantMillis(text));
+
 /** Date.parse's own path, for comparison in tests. */
 export const parsedInstantMillis = (instant: string): number => Date.parse(instant.toUpperCase());
 

@@ -108,16 +108,25 @@ describe('parseEvent and the nesting limit', () => {
     });
   });
 
-  it('rejects a line of a million [ as invalid-json, with no stack overflow', () => {
-    const deepGame = gameOfDepth(1_000_000);
-    expect(parseEvent('['.repeat(1_000_000))).toMatchObject({
+  it('rejects a line of 65,536 [ (the largest value read) as invalid-json, with no stack overflow', () => {
+    expect(parseEvent('['.repeat(65_536))).toMatchObject({
       ok: false,
       rejection: { code: 'invalid-json' },
       id: null,
     });
-    expect(parseEvent(deepGame)).toMatchObject({
+  });
+
+  it('rejects a line of a million [ by its size before its nesting is looked at', () => {
+    // CONTRACT.md "Transport": over 65,536 bytes is invalid-event, decided before parsing.
+    expect(parseEvent('['.repeat(1_000_000))).toMatchObject({
       ok: false,
-      rejection: { code: 'invalid-json' },
+      rejection: { code: 'invalid-event' },
+      id: null,
+    });
+    expect(parseEvent(gameOfDepth(1_000_000))).toMatchObject({
+      ok: false,
+      rejection: { code: 'invalid-event' },
+      id: null,
     });
   });
 });

@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import eventsSchema from './events.schema.json' with { type: 'json' };
 import schema from './rating-changes.schema.json' with { type: 'json' };
+import { isInstant } from './instant.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.js';
 import type { RatingChangesMessage } from './rating-changes.js';
 
@@ -14,8 +14,8 @@ export type RatingChangesOutcome =
 // The event schema lends its definitions (ids and names): one pattern for both contracts.
 const ajv = new Ajv2020({ allErrors: false, strict: false, unicodeRegExp: true });
 // The borrowed definitions include the event schema's instants: without the format, ajv warns
-// on the console and skips it.
-addFormatsModule.default(ajv, ['date-time']);
+// on the console and skips it. The events' own date-time (event-validator.ts).
+ajv.addFormat('date-time', isInstant);
 ajv.addSchema(eventsSchema);
 // Compiled on first use, as the event schema is: commands that never read one skip the cost.
 let compiled: ValidateFunction<RatingChangesMessage> | undefined;

@@ -1,4 +1,4 @@
-import type { LadderEvent, LadderEventType } from '@ranking/contracts';
+import { instantMillis, type LadderEvent, type LadderEventType } from '@ranking/contracts';
 
 /**
  * The event behind a history row, as a history page shows it: its type and its own instant
@@ -24,7 +24,9 @@ export interface HistoryEvent {
   readonly since?: string;
 }
 
-const utc = (instant: string): string => new Date(instant).toISOString();
+// Placed as the fold places it (`instantMillis`: the first three fraction digits, never
+// rounded), so a history never shows a game in another second, day or period than it counts in.
+const utc = (instant: string): string => new Date(instantMillis(instant)).toISOString();
 
 /** What a history page shows of a stored event. */
 export function historyEvent(event: LadderEvent): HistoryEvent {

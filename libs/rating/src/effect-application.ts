@@ -58,10 +58,12 @@ export function applyEffect(
   }
   if (rules.tracksDailyCaptures && captures !== 0) {
     player.captures += captures;
-    player.dayCaptures = addInPlace(
-      player.dayCaptures,
-      time.calendar.dayKey(time.finishedAt),
-      captures,
-    );
+    // A territory player's tallies can cap nothing any more (xinbo-points.ts, closePeriod).
+    if (!player.territory)
+      player.dayCaptures = addInPlace(
+        player.dayCaptures,
+        time.calendar.dayKey(time.finishedAt),
+        captures,
+      );
   }
 }

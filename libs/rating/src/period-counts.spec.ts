@@ -1,8 +1,8 @@
 import {
   addInPlace,
   countIn,
-  forgetBefore,
   forgetThrough,
+  keepPositive,
   NO_COUNTS,
   type PeriodCounts,
 } from './index.js';
@@ -70,7 +70,7 @@ describe('addInPlace', () => {
   });
 });
 
-describe('countIn, forgetThrough and forgetBefore', () => {
+describe('countIn, forgetThrough and keepPositive', () => {
   const counts = c(['2026-W47', 1], ['2026-W48', 2], ['2026-W49', 3]);
 
   it('reads a key, 0 for a missing one', () => {
@@ -78,9 +78,14 @@ describe('countIn, forgetThrough and forgetBefore', () => {
     expect(countIn(counts, '2026-W50')).toBe(0);
   });
 
-  it('forgets through a key, or before it', () => {
+  it('forgets through a key', () => {
     expect(forgetThrough(counts, '2026-W48')).toEqual(c(['2026-W49', 3]));
-    expect(forgetBefore(counts, '2026-W48')).toEqual(c(['2026-W48', 2], ['2026-W49', 3]));
     expect(forgetThrough(counts, '2026-W46')).toBe(counts);
+  });
+
+  it('keeps the counts above 0, the same array when all are', () => {
+    expect(keepPositive(counts)).toBe(counts);
+    const taken = c(['2026-03-01', 4], ['2026-03-02', 0], ['2026-03-03', -1], ['2026-03-04', 2]);
+    expect(keepPositive(taken)).toEqual(c(['2026-03-01', 4], ['2026-03-04', 2]));
   });
 });

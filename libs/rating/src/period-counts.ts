@@ -46,7 +46,8 @@ export function forgetThrough(counts: PeriodCounts, key: string): PeriodCounts {
   return counts.length > 0 && counts[0]!.key <= key ? counts.filter((c) => c.key > key) : counts;
 }
 
-/** Drops the counts older than `key` (the key's own stays). */
-export function forgetBefore(counts: PeriodCounts, key: string): PeriodCounts {
-  return counts.length > 0 && counts[0]!.key < key ? counts.filter((c) => c.key >= key) : counts;
+/** Drops the counts that are not above 0; returns the same array when nothing goes. */
+export function keepPositive(counts: PeriodCounts): PeriodCounts {
+  for (const c of counts) if (c.count <= 0) return counts.filter((k) => k.count > 0);
+  return counts;
 }

@@ -547,6 +547,176 @@ describe('xinbo-points capture stage', () => {
     expect(fold.player('bob').captures).toBe(14); // 9 + 5
   });
 
+  describe('a late game is capped by its own day, however late (RULES.md: the close erases no tally)', () => {
+    const DAY = '2026-03-02';
+    /** Closes DAY and the `late` days after it: the game arrives `late` days after its day's close. */
+    const closeThrough = (fold: LadderFold, late: number): void => {
+      let key = DAY;
+      for (let n = 0; n <= late; n++, key = nextDay(key)) fold.evolve(dailyClose(key));
+    };
+    const lateCorrection = (gameId: string, alice: number): LadderEvent =>
+      parsed({
+        id: nextId('corr'),
+        type: 'game.corrected',
+        ladder: 'xinbo-go',
+        gameId,
+        correctedAt: '2026-03-20T12:00:00+08:00',
+        players: [win('alice', { captures: alice }), loss('bob', { captures: 0 })],
+        note: 'adjudication',
+      });
+
+    it.each([1, 2, 10])(
+      'Given alice credited 8 on a day, When a game of that day with 5 captures arrives %i day(s) after its close, Then only 2 are valid, and a second one credits nothing',
+      (late) => {
+        const fold = new LadderFold(XINBO);
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 8 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T10:00:00+08:00`,
+          }),
+        );
+        closeThrough(fold, late);
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T23:00:00+08:00`,
+          }),
+        );
+        expect(fold.player('alice').captures).toBe(10); // 8 + min(5, 10 − 8)
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+            at: `${nextDay(DAY)}T05:59:59+08:00`,
+          }),
+        );
+        expect(fold.player('alice').captures).toBe(10); // 10 + min(5, 10 − 10): the same local day
+        // The latest day has its own tally.
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+            at: '2026-03-20T10:00:00+08:00',
+          }),
+        );
+        expect(fold.player('alice').captures).toBe(15);
+      },
+    );
+
+    it.each([1, 2, 10])(
+      "Given a late game of a day with 8 credited, When it and then the first game are corrected %i day(s) after the close, Then each is recomputed from its own day's tally and later late games see the corrected tally",
+      (late) => {
+        const fold = new LadderFold(XINBO);
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 8 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T10:00:00+08:00`,
+            gameId: `first-${late}`,
+          }),
+        );
+        closeThrough(fold, late);
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T23:00:00+08:00`,
+            gameId: `late-${late}`,
+          }),
+        );
+        expect(fold.player('alice').captures).toBe(10); // 8 + 2
+        // The late game corrected to 9 captures: from the tally saved with it (8), still 2.
+        expect(fold.evolve(lateCorrection(`late-${late}`, 9)).status).toBe('applied');
+        expect(fold.player('alice').captures).toBe(10);
+        // To 1 capture: 1 valid; the day's tally is 9.
+        fold.evolve(lateCorrection(`late-${late}`, 1));
+        expect(fold.player('alice').captures).toBe(9); // 10 − 2 + 1
+        // The first game corrected to 3: recomputed from its tally (0), 3 valid; the day's 4.
+        fold.evolve(lateCorrection(`first-${late}`, 3));
+        expect(fold.player('alice').captures).toBe(4); // 9 − 8 + 3
+        // Another late game of 10: room 10 − 4 = 6.
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T23:30:00+08:00`,
+          }),
+        );
+        expect(fold.player('alice').captures).toBe(10); // 4 + min(10, 6)
+        closeThrough(fold, late + 1);
+        expect(fold.player('alice')).toMatchObject({ captures: 10, level: 24, rating: 200 });
+      },
+    );
+
+    it('Given a replay with simulated closes, When a game arrives ten days late, Then it is capped by its own day as in the fold', () => {
+      const out = replay(
+        [
+          captureLine(5, [win('alice', { captures: 8 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T10:00:00+08:00`,
+          }),
+          // Other players' games move the ladder's clock ten days on: DAY and nine more close.
+          captureLine(3, [win('carol', { captures: 3 }), loss('dave', { captures: 0 })], {
+            at: '2026-03-12T10:00:00+08:00',
+          }),
+          captureLine(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+            at: `${DAY}T23:00:00+08:00`,
+          }),
+        ],
+        { simulate: true },
+      );
+      expect(out.ladders['xinbo-go']!.players['alice']).toMatchObject({ captures: 10, level: 25 });
+    });
+
+    it('Given the days a capture-stage player played, When the days close, Then each day keeps its tally (a tally taken back to 0 goes)', () => {
+      const fold = new LadderFold(XINBO);
+      let day = DAY;
+      for (let n = 0; n < 10; n++, day = nextDay(day)) {
+        fold.evolve(
+          captureGame(3, [win('alice', { captures: 3 }), loss('bob', { captures: 0 })], {
+            at: `${day}T10:00:00+08:00`,
+            gameId: `d-${n}`,
+          }),
+        );
+        fold.evolve(dailyClose(day));
+      }
+      expect(fold.player('alice').dayCaptures).toHaveLength(10);
+      fold.evolve(lateCorrection('d-0', 0));
+      fold.evolve(dailyClose(day));
+      expect(fold.player('alice').dayCaptures.map((c) => c.key)).not.toContain(DAY);
+      expect(fold.player('alice').dayCaptures).toHaveLength(9);
+    });
+
+    it('Given a player whose capture stage ends, When the stage ends and later corrections come, Then they keep no tally (none can cap anything any more)', () => {
+      const fold = new LadderFold(XINBO);
+      let day = DAY;
+      for (let n = 0; n < 11; n++, day = nextDay(day)) {
+        fold.evolve(
+          captureGame(5, [win('alice', { captures: 10 }), loss('bob', { captures: 2 })], {
+            at: `${day}T10:00:00+08:00`,
+            gameId: `s-${n}`,
+          }),
+        );
+        fold.evolve(dailyClose(day));
+      }
+      expect(fold.player('alice')).toMatchObject({ level: 14, territory: true, captures: 110 });
+      expect(fold.player('alice').dayCaptures).toEqual([]);
+      // bob is still in the capture stage: his 11 days stay.
+      expect(fold.player('bob').dayCaptures).toHaveLength(11);
+      fold.evolve(lateCorrection('s-0', 4));
+      expect(fold.player('alice')).toMatchObject({ captures: 104, territory: true });
+      expect(fold.player('alice').dayCaptures).toEqual([]);
+      // A late capture game of a day she played in the stage is of the wrong kind now.
+      fold.evolve(
+        captureGame(5, [win('alice', { captures: 5 }), loss('bob', { captures: 0 })], {
+          at: `${DAY}T23:00:00+08:00`,
+        }),
+      );
+      expect(fold.player('alice')).toMatchObject({ captures: 104, wins: 12 });
+    });
+
+    it('Given a territory player restored with old tallies, When the day closes, Then they go', () => {
+      const fold = foldWith({
+        ...territoryPlayer('alice', 14, 2200),
+        dayCaptures: [{ key: DAY, count: 10 }],
+      });
+      fold.evolve(dailyClose(nextDay(DAY)));
+      expect(fold.player('alice').dayCaptures).toEqual([]);
+      expect(fold.changedPlayers().map((p) => p.id)).toEqual(['alice']);
+      // Once gone, a close writes the player no more.
+      const again = LadderFold.restore(XINBO, fold.snapshot());
+      again.evolve(dailyClose(nextDay(nextDay(DAY))));
+      expect(again.changedPlayers()).toEqual([]);
+    });
+  });
+
   it('Given a capped day, When a drawn game credits its target, Then the cap applies to the credit too', () => {
     const fold = new LadderFold(XINBO);
     fold.evolve(

@@ -1,7 +1,7 @@
 import type { GameResult } from '@ranking/contracts';
 import { type PlayerEffect, rated, resultOnly } from '../effect.js';
 import type { LadderConfig } from '../ladder-config.js';
-import { forgetBefore } from '../period-counts.js';
+import { keepPositive, NO_COUNTS } from '../period-counts.js';
 import type { PeriodWindow } from '../period-clock.js';
 import { type PlayerSnapshot, type PlayerState, updatePlayer } from '../player-state.js';
 import type { GameInput, GameScore, PlayerClose, RuleSet } from '../rule-set.js';
@@ -112,15 +112,23 @@ function score(input: GameInput<XinboPointsParams>): GameScore {
   return { kind: 'scored', effects };
 }
 
-/** The daily close: official levels recomputed from captures or score, old tallies dropped. */
+/**
+ * The daily close: official levels recomputed from captures or score. It starts a new day's
+ * tally and erases no old one (RULES.md): a game that arrives late, however late, is capped by
+ * what its own day already credited, and so is a correction of one. A day's tally matters only
+ * to a capture game that credits a capture-stage player, so a player's tallies go when the
+ * capture stage ends (for good: a territory player never goes back, their capture games are of
+ * the wrong kind, and a correction recomputes from the tally saved with the game). Until then
+ * they stay bounded: a day with a tally holds at least one valid capture, and a player with
+ * `(25 − 14)·capturesPerLevel` of them leaves the stage at the next close; a tally that a
+ * correction took back to 0 caps nothing and goes too.
+ */
 function closePeriod(
   window: PeriodWindow,
   player: PlayerState,
   ladder: LadderConfig<XinboPointsParams>,
 ): PlayerClose | null {
   if (window.period !== 'daily') return null;
-  // The closing day's tally is kept one more day for games that arrive late.
-  const dayCaptures = forgetBefore(player.dayCaptures, window.key);
   let { level, territory, rating } = player;
   if (!territory) {
     level = Math.max(
@@ -133,6 +141,11 @@ function closePeriod(
     // Once in the territory stage a player stays there (14级 or stronger).
     level = Math.min(TERRITORY_LEVEL, levelFromScore(rating));
   }
+  const dayCaptures = !territory
+    ? keepPositive(player.dayCaptures)
+    : player.dayCaptures.length > 0
+      ? NO_COUNTS
+      : player.dayCaptures;
   if (level === player.level && rating === player.rating && dayCaptures === player.dayCaptures) {
     return null;
   }
