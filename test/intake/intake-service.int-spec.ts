@@ -1,4 +1,5 @@
-import { GameResultAdmission, ladderRegistry, MAX_VALUE_BYTES } from '@ranking/rating';
+import { MAX_VALUE_BYTES } from '@ranking/contracts';
+import { GameResultAdmission, ladderRegistry } from '@ranking/rating';
 import { RatingScenario, readTopics, waitFor } from '@ranking/testing';
 import { gameServerStream, type ResultMessage } from './game-server-stream.js';
 

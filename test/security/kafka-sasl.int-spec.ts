@@ -61,26 +61,6 @@ const impatient = (principal?: Principal, logs: string[] = [], retries = 0) =>
     ...(principal && { sasl: principalConnection(principal).sasl as SASLOptions }),
   });
 
-/** Runs a consumer of `topic` in `group` as `principal`; says what its crash logged. */
-async function joinGroup(principal: Principal, group: string, topic: string): Promise<string> {
-  const logs: string[] = [];
-  const consumer = impatient(principal, logs).consumer({
-    groupId: group,
-    retry: { retries: 0, restartOnFailure: () => Promise.resolve(false) },
-  });
-  const crashed = new Promise<string>((resolve) =>
-    consumer.on(consumer.events.CRASH, ({ payload }) => resolve(describe_(payload.error))),
-  );
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topics: [topic] });
-    await consumer.run({ eachMessage: async () => {} });
-    return `${await crashed} | ${logs.join(' | ')}`;
-  } finally {
-    await consumer.disconnect();
-  }
-}
-
 /** Produces one message as `principal`: true, or the refusal. */
 async function tryProduce(principal: Principal, topic: string): Promise<true | string> {
   const producer = impatient(principal).producer();
@@ -141,11 +121,12 @@ async function readAs(
   try {
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: ({ message }) => {
         got.push({
           value: message.value?.toString() ?? '',
           reason: message.headers?.['x-reject-reason']?.toString(),
         });
+        return Promise.resolve();
       },
     });
     await waitFor(() => got.length >= count, {
@@ -310,7 +291,8 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
         // kafkajs gathers the broker's answer per topic in `errors`.
         const refused = await ops.createTopics({ topics: [{ topic, numPartitions: 1 }] }).then(
           () => 'created',
-          (error: any) => (error.errors ?? [error]).map((e: any) => e.type).join(),
+          (error: { errors?: { type?: string }[]; type?: string }) =>
+            (error.errors ?? [error]).map((e) => e.type).join(),
         );
         expect(refused).toMatch(/AUTHORIZATION_FAILED/);
         expect(await refusal(() => ops.createAcls({ acl: [acl] }))).toMatch(

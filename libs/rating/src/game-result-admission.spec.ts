@@ -1,9 +1,5 @@
-import {
-  ladderRegistry,
-  GameResultAdmission,
-  MAX_VALUE_BYTES,
-  ReplayEngine,
-} from '@ranking/rating';
+import { MAX_VALUE_BYTES } from '@ranking/contracts';
+import { ladderRegistry, GameResultAdmission, ReplayEngine } from '@ranking/rating';
 
 // CONTRACT.md "Transport": what the intake lets a game server put on the ladder log.
 

@@ -10,9 +10,6 @@ import {
 import type { LadderConfig } from './ladder-config.js';
 import { LadderFold } from './ladder-fold.js';
 
-/** The largest message value the contract reads (CONTRACT.md "Transport", Size). */
-export const MAX_VALUE_BYTES = 65_536;
-
 /** What the intake decided of one game server's message. */
 export type Admission =
   | { readonly admitted: true; readonly event: GameFinished; readonly ladder: string }
@@ -38,14 +35,7 @@ export class GameResultAdmission {
   constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
 
   admit(value: Uint8Array | null): Admission {
-    if (value !== null && value.byteLength > MAX_VALUE_BYTES)
-      return refused(
-        reject(
-          'invalid-event',
-          `the value is ${value.byteLength} bytes, over the limit of ${MAX_VALUE_BYTES}`,
-        ),
-        null,
-      );
+    // parseEvent decides the size first, before decoding (CONTRACT.md "Transport", Size).
     const parsed = parseEvent(value);
     if (!parsed.ok) return refused(parsed.rejection, parsed.id);
     const { event } = parsed;
