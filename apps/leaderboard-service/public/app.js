@@ -364,8 +364,9 @@ function wireSearch() {
   };
   input.addEventListener('input', () => {
     clearTimeout(timer);
-    const prefix = input.value.trim();
-    if (!prefix) return close();
+    // As typed: an id may begin or end with a space.
+    const prefix = input.value;
+    if (!prefix.trim()) return close();
     timer = setTimeout(async () => {
       const ticket = ++asked;
       try {
@@ -424,14 +425,17 @@ function hideProfile() {
   $('profile-name').textContent = '';
 }
 
-/** Up to 1000 entries, newest first. */
+/**
+ * Up to 1000 entries, newest first. The player is named in the query, never as a path segment:
+ * fetch removes a segment "." or ".." (even encoded), and those are player ids too.
+ */
 async function historyOf(ladder, player) {
   const entries = [];
   let cursor = null;
   do {
-    const q = new URLSearchParams({ limit: '200' });
+    const q = new URLSearchParams({ id: player, limit: '200' });
     if (cursor) q.set('cursor', cursor);
-    const page = await api(`/ladders/${ladder}/players/${player}/history?${q}`);
+    const page = await api(`/ladders/${ladder}/player/history?${q}`);
     entries.push(...page.entries);
     cursor = page.nextCursor;
   } while (cursor && entries.length < 1000);
@@ -443,15 +447,14 @@ let profileTicket = 0;
 async function loadProfile({ opened = false } = {}) {
   const ticket = ++profileTicket;
   const ladder = encodeURIComponent(state.ladder);
-  const id = encodeURIComponent(state.player);
-  const q = new URLSearchParams({ around: '2' });
+  const q = new URLSearchParams({ id: state.player, around: '2' });
   if (state.view === 'at' && state.at) q.set('at', state.at);
   let profile;
   let entries;
   try {
     [profile, entries] = await Promise.all([
-      api(`/ladders/${ladder}/players/${id}?${q}`),
-      historyOf(ladder, id),
+      api(`/ladders/${ladder}/player?${q}`),
+      historyOf(ladder, state.player),
     ]);
   } catch (error) {
     if (ticket === profileTicket) showError(error);

@@ -5,6 +5,7 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '@ranking/config';
 import { PROBE_PATHS } from '@ranking/operations';
+import type { RedisClient } from '@ranking/redis';
 import { Metrics } from './ops/metrics.js';
 
 /** Orchestrators and Prometheus poll these from a few addresses: never limited. */
@@ -35,11 +36,18 @@ const CONTENT_SECURITY_POLICY = {
 /**
  * The public API's protection, from the validated environment: security headers on every
  * answer (helmet), CORS for CORS_ORIGINS only (none by default), and RATE_LIMIT_PER_MINUTE
- * requests a minute per client address (TRUST_PROXY decides what that address is), past which
- * it answers 429 in the API's error shape with Retry-After and counts it in
- * `leaderboard_rate_limited_total`. The limit is per replica, kept in memory.
+ * requests a minute per client, past which it answers 429 in the API's error shape with
+ * Retry-After and counts it in `leaderboard_rate_limited_total`. A client is its address as
+ * TRUST_PROXY decides it (X-Forwarded-For only from the proxies named there), an IPv6 address
+ * counted by its /64 (a host may use any address of its network). The counts live in Redis
+ * (one key per client and minute, under REDIS_KEY_PREFIX), so every replica enforces one limit
+ * together; while Redis is away requests are let through (the API answers 503 then anyway).
  */
-export async function protectApi(app: NestFastifyApplication, env: Environment): Promise<void> {
+export async function protectApi(
+  app: NestFastifyApplication,
+  env: Environment,
+  redis: RedisClient,
+): Promise<void> {
   await app.register(helmet, { contentSecurityPolicy: CONTENT_SECURITY_POLICY });
   const origins = env.CORS_ORIGINS.split(',').filter((origin) => origin !== '');
   if (origins.length > 0)
@@ -52,6 +60,10 @@ export async function protectApi(app: NestFastifyApplication, env: Environment):
     global: false,
     max: env.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
+    redis,
+    nameSpace: `${env.REDIS_KEY_PREFIX}rate-limit:`,
+    ipv6Subnet: 64,
+    skipOnError: true,
     allowList: (request) => UNLIMITED.has(request.url.split('?', 1)[0]!),
     onExceeded: (request) =>
       metrics.rateLimited.inc({ route: request.routeOptions.url ?? 'unmatched' }),

@@ -15,11 +15,28 @@ import { BoardStore, redisClient, type RedisClient } from '@ranking/redis';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { Metrics } from './ops/metrics.js';
-import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS, REDIS } from './tokens.js';
+import { statementTimeoutUrl } from './statement-timeout.js';
+import {
+  API_DATA_SOURCE,
+  API_STANDINGS,
+  DATA_SOURCE,
+  ENVIRONMENT,
+  KAFKA,
+  LADDERS,
+  REDIS,
+} from './tokens.js';
 
-const sqlOf = (db: DataSource): Sql => ({ query: (text, params) => db.query(text, params) });
+const sqlOf = (db: DataSource): Sql => ({
+  query: (text, params) => db.query(text, params),
+});
 
-/** Connections and stores every module of the service shares. */
+/**
+ * Connections and stores every module of the service shares. PostgreSQL is two pools: the
+ * boards' consumer and rebuilds read whole ladders on DATA_SOURCE, unlimited; what requests
+ * ask runs on API_DATA_SOURCE, whose statements PostgreSQL cancels past API_STATEMENT_TIMEOUT_MS
+ * (a request can then not hold a connection and a core for longer), and whose connections the
+ * consumer never waits for.
+ */
 @Global()
 @Module({})
 export class InfrastructureModule {
@@ -36,7 +53,17 @@ export class InfrastructureModule {
         provide: REDIS,
         useFactory: () => redisClient(env.REDIS_URL, 'leaderboard-service'),
       },
+      {
+        provide: API_DATA_SOURCE,
+        useFactory: () =>
+          openServiceDataSource(
+            statementTimeoutUrl(env.DATABASE_URL, env.API_STATEMENT_TIMEOUT_MS),
+            'leaderboard-service-api',
+            new Logger('PostgreSQL'),
+          ),
+      },
       closedOnShutdown<DataSource>(DATA_SOURCE, (db) => db.destroy()),
+      closedOnShutdown<DataSource>(API_DATA_SOURCE, (db) => db.destroy()),
       closedOnShutdown<RedisClient>(REDIS, (redis) => redis.quit().catch(() => redis.disconnect())),
       {
         provide: KAFKA,
@@ -61,18 +88,23 @@ export class InfrastructureModule {
         useFactory: (db: DataSource) => new StandingsReader(sqlOf(db)),
       },
       {
+        provide: API_STANDINGS,
+        inject: [API_DATA_SOURCE],
+        useFactory: (db: DataSource) => new StandingsReader(sqlOf(db)),
+      },
+      {
         provide: HistoryReader,
-        inject: [DATA_SOURCE],
+        inject: [API_DATA_SOURCE],
         useFactory: (db: DataSource) => new HistoryReader(sqlOf(db)),
       },
       {
         provide: SkillReader,
-        inject: [DATA_SOURCE],
+        inject: [API_DATA_SOURCE],
         useFactory: (db: DataSource) => new SkillReader(sqlOf(db)),
       },
       {
         provide: PointInTimeReader,
-        inject: [DATA_SOURCE],
+        inject: [API_DATA_SOURCE],
         useFactory: (db: DataSource) => new PointInTimeReader(sqlOf(db)),
       },
       Metrics,

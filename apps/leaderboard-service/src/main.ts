@@ -4,7 +4,9 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import { startHttpService } from '@ranking/operations';
 import { protectApi } from './api-protection.js';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
+import { MAX_ID_UNITS } from './players/player-id-query.js';
 import { QueryValidationPipe } from './query-validation.pipe.js';
+import { REDIS } from './tokens.js';
 import { UnavailableFilter } from './unavailable.filter.js';
 
 /**
@@ -17,8 +19,11 @@ try {
     name: 'leaderboard-service',
     env,
     module: LeaderboardServiceModule.forRoot(env, loadLadders(env)),
+    // A player id is up to 128 code points: up to 256 UTF-16 units decoded (Fastify's default
+    // of 100 answered 414 to longer ones).
+    http: { maxParamLength: MAX_ID_UNITS },
     configure: async (app) => {
-      await protectApi(app, env);
+      await protectApi(app, env, app.get(REDIS));
       app.useGlobalPipes(
         new QueryValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
       );

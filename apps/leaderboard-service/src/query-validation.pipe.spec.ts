@@ -49,4 +49,26 @@ describe('QueryValidationPipe', () => {
     ).resolves.toEqual({ limit: 5 });
     await expect(pipe.transform('x', { type: 'param', metatype: String })).resolves.toBe('x');
   });
+
+  it('given a flood of distinct queries, then what it remembers stays bounded, and a very long query is not remembered', async () => {
+    const flooded = new QueryValidationPipe({ transform: true, whitelist: true });
+    for (let i = 0; i < 10_000; i += 1)
+      await flooded.transform(
+        { limit: '5', pad: `${'x'.repeat(1_000)}${i}` },
+        query(LeaderboardQuery),
+      );
+    expect(flooded.rememberedWeight).toBeGreaterThan(0);
+    expect(flooded.rememberedWeight).toBeLessThanOrEqual(4_000_000);
+
+    const long = { limit: 'many', pad: 'y'.repeat(5_000) };
+    const first: unknown = await pipe
+      .transform(long, query(LeaderboardQuery))
+      .catch((e: unknown) => e);
+    const second: unknown = await pipe
+      .transform(long, query(LeaderboardQuery))
+      .catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(BadRequestException);
+    expect(second).toBeInstanceOf(BadRequestException);
+    expect(second).not.toBe(first);
+  });
 });

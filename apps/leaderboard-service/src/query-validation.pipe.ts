@@ -7,8 +7,16 @@ import {
 } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 
-/** Distinct query strings remembered; clients repeat a handful (`?limit=100`, none at all). */
-const REMEMBERED = 10_000;
+/**
+ * What the remembered outcomes may weigh, in characters of their keys plus a fixed allowance
+ * per entry for the DTO or the error: some 10 MB at most, whatever clients send. Clients
+ * repeat a handful of queries (`?limit=100`, none at all); a flood of distinct ones only
+ * pushes the oldest out.
+ */
+const REMEMBERED_WEIGHT = 4_000_000;
+const ENTRY_WEIGHT = 400;
+/** A query longer than this is validated every time and not remembered. */
+const LONGEST_REMEMBERED = 2_000;
 
 type Outcome = { readonly value: unknown } | { readonly error: HttpException };
 
@@ -21,7 +29,10 @@ type Outcome = { readonly value: unknown } | { readonly error: HttpException };
  */
 @Injectable()
 export class QueryValidationPipe extends ValidationPipe {
-  private readonly outcomes = new LRUCache<string, Outcome>({ max: REMEMBERED });
+  private readonly outcomes = new LRUCache<string, Outcome>({
+    maxSize: REMEMBERED_WEIGHT,
+    sizeCalculation: (_outcome, key) => key.length + ENTRY_WEIGHT,
+  });
   private readonly classIds = new Map<unknown, number>();
 
   constructor(options: ValidationPipeOptions) {
@@ -40,11 +51,16 @@ export class QueryValidationPipe extends ValidationPipe {
         if (!(error instanceof HttpException)) throw error;
         outcome = { error };
       }
-      this.outcomes.set(key, outcome);
+      if (key.length <= LONGEST_REMEMBERED) this.outcomes.set(key, outcome);
     }
     // The same exception again: filters only read its status and body.
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
+  }
+
+  /** What the remembered outcomes weigh now (at most REMEMBERED_WEIGHT). */
+  get rememberedWeight(): number {
+    return this.outcomes.calculatedSize;
   }
 
   private classId(metatype: unknown): number {

@@ -1,8 +1,32 @@
 import { type ArgumentsHost, Catch, type HttpServer, HttpStatus } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { BoardsUnavailableError, isRedisAway } from '@ranking/redis';
+import { BuildsBusyError } from './boards/build-gate.js';
 
-/** Redis away or the boards being rebuilt: a clear 503 the client may retry; the rest as Nest does. */
+/** PostgreSQL's code for a statement it cancelled (API_STATEMENT_TIMEOUT_MS passed). */
+const QUERY_CANCELED = '57014';
+
+/** Whether a query failed because PostgreSQL cancelled it (TypeORM keeps the driver's code). */
+const cancelled = (error: unknown): boolean => {
+  const failure = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return (failure?.driverError?.code ?? failure?.code) === QUERY_CANCELED;
+};
+
+/** Why the answer is a 503, or null when it is not one of ours. */
+function unavailable(error: unknown): string | null {
+  if (error instanceof BoardsUnavailableError || isRedisAway(error))
+    return `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`;
+  if (error instanceof BuildsBusyError)
+    return `too many boards as of an instant are being built right now (${error.message})`;
+  if (cancelled(error))
+    return 'the query took longer than this service allows (API_STATEMENT_TIMEOUT_MS); retry shortly';
+  return null;
+}
+
+/**
+ * Redis away, the boards being rebuilt, every build slot for boards as of an instant taken, or
+ * a query past its statement timeout: a clear 503 the client may retry; the rest as Nest does.
+ */
 @Catch()
 export class UnavailableFilter extends BaseExceptionFilter {
   constructor(private readonly http: HttpServer) {
@@ -10,17 +34,13 @@ export class UnavailableFilter extends BaseExceptionFilter {
   }
 
   override catch(error: unknown, host: ArgumentsHost): void {
-    const away = error instanceof BoardsUnavailableError || isRedisAway(error);
-    if (!away) return super.catch(error, host);
+    const message = unavailable(error);
+    if (message === null) return super.catch(error, host);
     const res: unknown = host.switchToHttp().getResponse();
     this.http.setHeader(res, 'Retry-After', '1');
     this.http.reply(
       res,
-      {
-        statusCode: HttpStatus.SERVICE_UNAVAILABLE,
-        error: 'Service Unavailable',
-        message: `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`,
-      },
+      { statusCode: HttpStatus.SERVICE_UNAVAILABLE, error: 'Service Unavailable', message },
       HttpStatus.SERVICE_UNAVAILABLE,
     );
   }

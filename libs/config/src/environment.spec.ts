@@ -20,6 +20,23 @@ describe('environment', () => {
       HTTP_BODY_LIMIT_BYTES: 16_384,
       HTTP_REQUEST_TIMEOUT_MS: 10_000,
       KAFKA_SESSION_TIMEOUT_MS: 30_000,
+      POINT_IN_TIME_BUILDS: 1,
+      POINT_IN_TIME_QUEUE: 8,
+      API_STATEMENT_TIMEOUT_MS: 10_000,
+    });
+  });
+
+  it('reads the API cost bounds', () => {
+    expect(
+      loadEnvironment({
+        POINT_IN_TIME_BUILDS: '2',
+        POINT_IN_TIME_QUEUE: '0',
+        API_STATEMENT_TIMEOUT_MS: '500',
+      }),
+    ).toMatchObject({
+      POINT_IN_TIME_BUILDS: 2,
+      POINT_IN_TIME_QUEUE: 0,
+      API_STATEMENT_TIMEOUT_MS: 500,
     });
   });
 
@@ -152,6 +169,21 @@ describe('environment', () => {
       'HTTP_REQUEST_TIMEOUT_MS',
       '50',
       'HTTP_REQUEST_TIMEOUT_MS="50": must be a whole number of milliseconds (100-600000)',
+    ],
+    [
+      'POINT_IN_TIME_BUILDS',
+      '0',
+      'POINT_IN_TIME_BUILDS="0": must be a whole number of builds (1-64)',
+    ],
+    [
+      'POINT_IN_TIME_QUEUE',
+      '-1',
+      'POINT_IN_TIME_QUEUE="-1": must be a whole number of builds (0-10000)',
+    ],
+    [
+      'API_STATEMENT_TIMEOUT_MS',
+      '10s',
+      'API_STATEMENT_TIMEOUT_MS="10s": must be a whole number of milliseconds (100-600000)',
     ],
     [
       'LOG_LEVEL',

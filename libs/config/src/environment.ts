@@ -157,14 +157,46 @@ export class Environment {
   READY_MAX_LAG_MESSAGES = 10_000;
 
   /**
-   * Requests a minute one client (one IP address) may make to the leaderboard API before it is
-   * answered 429; 0 turns the limit off. The probes and /metrics are never limited.
+   * Requests a minute one client (an IPv4 address, or an IPv6 /64) may make to the leaderboard
+   * API before it is answered 429, counted in Redis for all replicas together; 0 turns the
+   * limit off. The probes and /metrics are never limited.
    */
   @Transform(integer)
   @IsInt({ message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
   @Min(0, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
   @Max(1_000_000, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
   RATE_LIMIT_PER_MINUTE = 600;
+
+  /**
+   * Boards as of an instant (`?at=`) the leaderboard builds from the rating history at once,
+   * per replica: each costs a pass over the ladder's players (about 0.4 s of CPU for 100,000).
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of builds (1-64)' })
+  @Min(1, { message: 'must be a whole number of builds (1-64)' })
+  @Max(64, { message: 'must be a whole number of builds (1-64)' })
+  POINT_IN_TIME_BUILDS = 1;
+
+  /**
+   * Boards as of an instant that may wait for a build slot, per replica; past them a request
+   * for a board not in memory is answered 503 with Retry-After.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of builds (0-10000)' })
+  @Min(0, { message: 'must be a whole number of builds (0-10000)' })
+  @Max(10_000, { message: 'must be a whole number of builds (0-10000)' })
+  POINT_IN_TIME_QUEUE = 8;
+
+  /**
+   * PostgreSQL's statement_timeout for the leaderboard API's queries (a pool of their own; the
+   * boards' consumer and rebuilds are not limited): a query running longer is cancelled and the
+   * request answered 503.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (100-600000)' })
+  @Min(100, { message: 'must be a whole number of milliseconds (100-600000)' })
+  @Max(600_000, { message: 'must be a whole number of milliseconds (100-600000)' })
+  API_STATEMENT_TIMEOUT_MS = 10_000;
 
   /** Origins a browser may call the leaderboard API from (comma-separated); empty: none. */
   @Transform(noSpaces)

@@ -2,6 +2,8 @@ import { type DynamicModule, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '@ranking/config';
+import type { FastifyHttpOptions } from 'fastify';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpLimits } from './http-limits.js';
 import { JsonLogger } from './json-logger.js';
@@ -15,6 +17,8 @@ export interface HttpServiceOptions {
   readonly name: ServiceName;
   readonly env: Environment;
   readonly module: DynamicModule;
+  /** Fastify options of this service over httpLimits' (e.g. a longer maxParamLength). */
+  readonly http?: FastifyHttpOptions<Server>;
   /** Pipes, filters, the OpenAPI document: whatever the service adds before it listens. */
   readonly configure?: (app: NestFastifyApplication) => void | Promise<void>;
 }
@@ -32,7 +36,7 @@ export async function startHttpService(
   const { name, env } = options;
   const app = await NestFactory.create<NestFastifyApplication>(
     options.module,
-    new FastifyAdapter(httpLimits(env)),
+    new FastifyAdapter({ ...httpLimits(env), ...options.http }),
     {
       logger: new JsonLogger(env.LOG_LEVEL),
       abortOnError: false,

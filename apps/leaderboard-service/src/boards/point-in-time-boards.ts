@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Environment } from '@ranking/config';
 import { type HistoryCut, PointInTimeReader } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import { LRUCache } from 'lru-cache';
 import { Metrics } from '../ops/metrics.js';
+import { ENVIRONMENT } from '../tokens.js';
+import { BuildGate, BuildsBusyError } from './build-gate.js';
 import { PointInTimeBoard } from './point-in-time-board.js';
 
 /**
@@ -21,7 +24,10 @@ export interface BoardAsOf {
  * Boards as of an instant (ADR 20), computed from the rating history and kept in memory by
  * (ladder, cut): every instant between two changes of a ladder has the same cut, so paging
  * through a board and looking players up on it read the history once. A board being read is
- * shared by the requests that want it meanwhile.
+ * shared by the requests that want it meanwhile. A board not in memory costs a pass over the
+ * ladder's players, so at most POINT_IN_TIME_BUILDS are read at once and POINT_IN_TIME_QUEUE
+ * wait; a request past those is refused (BuildsBusyError: 503 with Retry-After) while the
+ * boards in memory are still answered.
  */
 @Injectable()
 export class PointInTimeBoards {
@@ -31,11 +37,22 @@ export class PointInTimeBoards {
   });
   private readonly reading = new Map<string, Promise<PointInTimeBoard>>();
   private readonly empty = new WeakMap<LadderConfig, PointInTimeBoard>();
+  private readonly gate: BuildGate;
 
   constructor(
     private readonly reader: PointInTimeReader,
     private readonly metrics: Metrics,
-  ) {}
+    @Inject(ENVIRONMENT) env: Environment,
+  ) {
+    this.gate = new BuildGate(
+      env.POINT_IN_TIME_BUILDS,
+      env.POINT_IN_TIME_QUEUE,
+      (running, queued) => {
+        metrics.pointInTimeBuilds.set({ state: 'running' }, running);
+        metrics.pointInTimeBuilds.set({ state: 'queued' }, queued);
+      },
+    );
+  }
 
   async asOf(ladder: LadderConfig, at: Date): Promise<BoardAsOf> {
     const cut = await this.reader.cut(ladder.id, at);
@@ -65,10 +82,17 @@ export class PointInTimeBoards {
   }
 
   private async read(ladder: LadderConfig, cut: number): Promise<PointInTimeBoard> {
-    const end = this.metrics.pointInTimeBuild.startTimer({ ladder: ladder.id });
-    const board = new PointInTimeBoard(await this.reader.standings(ladder.id, cut), ladder);
-    end();
-    return board;
+    try {
+      return await this.gate.run(async () => {
+        const end = this.metrics.pointInTimeBuild.startTimer({ ladder: ladder.id });
+        const board = new PointInTimeBoard(await this.reader.standings(ladder.id, cut), ladder);
+        end();
+        return board;
+      });
+    } catch (error) {
+      if (error instanceof BuildsBusyError) this.metrics.pointInTimeRefused.inc();
+      throw error;
+    }
   }
 
   private emptyBoard(ladder: LadderConfig): PointInTimeBoard {

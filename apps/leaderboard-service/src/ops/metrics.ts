@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceMetrics } from '@ranking/operations';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 /**
  * The leaderboard's own metrics, beside the shared ones (ServiceMetrics: events, lag, batch and
@@ -25,6 +25,12 @@ export class Metrics {
   readonly pointInTimeBoards: Counter<'result'>;
 
   readonly pointInTimeBuild: Histogram<'ladder'>;
+
+  readonly pointInTimeBuilds: Gauge<'state'>;
+
+  readonly pointInTimeRefused: Counter;
+
+  readonly readinessChecks: Counter<'check'>;
 
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
@@ -76,6 +82,25 @@ export class Metrics {
       help: 'Time to read a board as of an instant from the rating history and rank it',
       labelNames: ['ladder'] as const,
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers,
+    });
+    this.pointInTimeBuilds = new Gauge({
+      name: 'leaderboard_point_in_time_builds',
+      help: 'Boards as of an instant being built now (running, at most POINT_IN_TIME_BUILDS) or waiting for a slot (queued, at most POINT_IN_TIME_QUEUE)',
+      labelNames: ['state'] as const,
+      registers,
+    });
+    this.pointInTimeBuilds.set({ state: 'running' }, 0);
+    this.pointInTimeBuilds.set({ state: 'queued' }, 0);
+    this.pointInTimeRefused = new Counter({
+      name: 'leaderboard_point_in_time_refused_total',
+      help: 'Requests for a board as of an instant answered 503 because every build slot and queue place was taken',
+      registers,
+    });
+    this.readinessChecks = new Counter({
+      name: 'leaderboard_readiness_checks_total',
+      help: 'Runs of each readiness check (at most one a second, shared by the probes meanwhile)',
+      labelNames: ['check'] as const,
       registers,
     });
   }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { StandingsReader } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import { boardEntry, rowJson } from '../boards/board-row.js';
+import { API_STANDINGS } from '../tokens.js';
 
 /**
  * Players of a ladder by id prefix, from PostgreSQL (every player who has played, ranked or
@@ -9,7 +10,7 @@ import { boardEntry, rowJson } from '../boards/board-row.js';
  */
 @Injectable()
 export class PlayerSearch {
-  constructor(private readonly standings: StandingsReader) {}
+  constructor(@Inject(API_STANDINGS) private readonly standings: StandingsReader) {}
 
   async byPrefix(ladder: LadderConfig, prefix: string, limit: number): Promise<string> {
     const rows = await this.standings.livePlayersByPrefix(ladder.id, prefix, limit);

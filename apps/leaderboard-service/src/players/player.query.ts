@@ -63,7 +63,7 @@ export class PlayerSearchQuery {
   @ApiProperty({ description: 'the start of the player ids to find', example: 'p1' })
   @IsString({ message: 'prefix must be text' })
   @MinLength(1, { message: 'prefix must not be empty' })
-  @MaxLength(64, { message: 'prefix must be at most 64 characters' })
+  @MaxLength(128, { message: 'prefix must be at most 128 characters' })
   prefix!: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_MATCHES, default: 10 })

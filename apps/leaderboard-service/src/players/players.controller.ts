@@ -14,10 +14,16 @@ import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
 import { PointInTimeQueries } from '../ladders/point-in-time-queries.js';
 import { HistoryPageSchema } from './history-schemas.js';
 import { PlayerSearch } from './player-search.js';
+import { HistoryByIdQuery, PlayerByIdQuery } from './player-id-query.js';
 import { HistoryQuery, PlayerQuery, PlayerSearchQuery } from './player.query.js';
 
+/**
+ * Players: search, a profile and a history, by id in the path (`players/:player`) or, for ids
+ * no path segment can carry (`.` and `..`: clients remove such segments), in the query
+ * (`player?id=`), which the page always uses.
+ */
 @ApiTags('players')
-@Controller('ladders/:ladder/players')
+@Controller('ladders/:ladder')
 export class PlayersController {
   constructor(
     private readonly queries: LeaderboardQueries,
@@ -26,7 +32,7 @@ export class PlayersController {
     private readonly search: PlayerSearch,
   ) {}
 
-  @Get()
+  @Get('players')
   @ApiOperation({ summary: 'Players whose id starts with a prefix (who have played), in id order' })
   @ApiOkResponse({ type: PlayerMatchesSchema })
   @ApiBadRequestResponse({ type: ErrorSchema, description: 'no prefix, or a malformed query' })
@@ -36,7 +42,7 @@ export class PlayersController {
     return this.search.byPrefix(this.queries.ladder(id), query.prefix, query.limit ?? 10);
   }
 
-  @Get(':player')
+  @Get('players/:player')
   @ApiOperation({
     summary:
       'A player: rating, record, title or level, skill estimate, daily and live rank, neighbours; or as of an instant (at)',
@@ -65,7 +71,38 @@ export class PlayersController {
     return this.queries.player(ladder, player, query.around ?? 5);
   }
 
-  @Get(':player/history')
+  @Get('player')
+  @ApiOperation({
+    summary: 'A player, as GET players/{player}, named in the query (any id, "." and ".." too)',
+  })
+  @ApiOkResponse({ type: PlayerSchema })
+  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query or id' })
+  @ApiNotFoundResponse({
+    type: ErrorSchema,
+    description: 'no such ladder, or the player has no games on it',
+  })
+  @ApiConflictResponse({
+    type: ErrorSchema,
+    description: 'at: the history by then predates the board fields of history rows',
+  })
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  playerById(@Param('ladder') id: string, @Query() query: PlayerByIdQuery): Promise<string> {
+    return this.player(id, query.id, query);
+  }
+
+  @Get('player/history')
+  @ApiOperation({
+    summary:
+      "A player's rating changes, as GET players/{player}/history, the player named in the query",
+  })
+  @ApiOkResponse({ type: HistoryPageSchema })
+  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query or id' })
+  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or no history' })
+  playerHistoryById(@Param('ladder') id: string, @Query() query: HistoryByIdQuery) {
+    return this.playerHistory(id, query.id, query);
+  }
+
+  @Get('players/:player/history')
   @ApiOperation({
     summary:
       "A player's rating changes, newest first, each with its why, its event and the game's other players",

@@ -3,7 +3,7 @@ import { type Environment, loadTournaments } from '@ranking/config';
 import { type Sql, TournamentGames } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
-import { DATA_SOURCE, ENVIRONMENT, LADDERS } from '../tokens.js';
+import { API_DATA_SOURCE, ENVIRONMENT, LADDERS } from '../tokens.js';
 import { TournamentQueries } from './tournament-queries.js';
 import { TOURNAMENTS } from './tournament-tokens.js';
 import { TournamentsController } from './tournaments.controller.js';
@@ -23,7 +23,7 @@ const sqlOf = (db: DataSource): Sql => ({ query: (text, params) => db.query(text
     },
     {
       provide: TournamentGames,
-      inject: [DATA_SOURCE],
+      inject: [API_DATA_SOURCE],
       useFactory: (db: DataSource) => new TournamentGames(sqlOf(db)),
     },
     TournamentQueries,

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadEnvironment } from '@ranking/config';
 import { httpLimits, ServiceMetrics } from '@ranking/operations';
+import { redisClient, unlinkPrefixed } from '@ranking/redis';
+import { randomBytes } from 'node:crypto';
 import { protectApi } from './api-protection.js';
 import { Metrics } from './ops/metrics.js';
 
@@ -24,16 +26,29 @@ class StandInController {
 @Module({ controllers: [StandInController], providers: [ServiceMetrics, Metrics] })
 class StandInModule {}
 
-/** The plugins on a small Nest Fastify app on a loopback port: the wiring, not the load. */
+/**
+ * The plugins on a small Nest Fastify app on a loopback port, the rate limit counted in the
+ * real Redis under a prefix of its own: the wiring, not the load.
+ */
 describe('protectApi', () => {
+  const redis = redisClient('redis://127.0.0.1:6379', 'api-protection-test');
+  const prefix = `apitest-${randomBytes(5).toString('hex')}:`;
+  let apps = 0;
+
+  afterAll(async () => {
+    await unlinkPrefixed(redis, prefix);
+    await redis.quit();
+  });
+
   const start = async (vars: Record<string, string>): Promise<NestFastifyApplication> => {
-    const env = loadEnvironment(vars);
+    // Each app its own keys: the apps of one test run share an address.
+    const env = loadEnvironment({ ...vars, REDIS_KEY_PREFIX: `${prefix}${(apps += 1)}:` });
     const app = await NestFactory.create<NestFastifyApplication>(
       StandInModule,
       new FastifyAdapter(httpLimits(env)),
       { logger: false },
     );
-    await protectApi(app, env);
+    await protectApi(app, env, redis);
     await app.listen(0, '127.0.0.1');
     return app;
   };
