@@ -226,11 +226,15 @@ describe('environment', () => {
     const file = (name: string) => join(dir, name);
     beforeAll(() => {
       for (const name of ['a', 'b'])
-        execFileSync('openssl', [
-          ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'],
-          ...['-keyout', file(`${name}-key.pem`), '-out', file(`${name}.pem`)],
-          ...['-days', '1', '-subj', `/CN=${name}`],
-        ]);
+        execFileSync(
+          'openssl',
+          [
+            ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'],
+            ...['-keyout', file(`${name}-key.pem`), '-out', file(`${name}.pem`)],
+            ...['-days', '1', '-subj', `/CN=${name}`],
+          ],
+          { stdio: 'pipe' },
+        );
       writeFileSync(file('empty.pem'), '');
       writeFileSync(
         file('garbled.pem'),
