@@ -95,7 +95,7 @@ describe('the Kubernetes manifests', () => {
     },
   );
 
-  it('hold a ConfigMap, a Secret, the migrate Job and a Deployment per service', () => {
+  it('hold a ConfigMap, the Secrets, the migrate Job and a Deployment per service', () => {
     const kinds = manifests.map((m) => String(m.doc.kind)).sort();
     expect(kinds).toEqual([
       'ConfigMap',
@@ -103,8 +103,19 @@ describe('the Kubernetes manifests', () => {
       'Deployment',
       'Deployment',
       'Job',
-      'Secret',
+      ...Array<string>(6).fill('Secret'),
       'Service',
+    ]);
+    const secrets = manifests
+      .filter((m) => m.doc.kind === 'Secret')
+      .map((m) => (m.doc.metadata as { name: string }).name);
+    expect(secrets.sort()).toEqual([
+      'ranking-kafka-leaderboard-service',
+      'ranking-kafka-maintenance-service',
+      'ranking-kafka-ops',
+      'ranking-kafka-rating-service',
+      'ranking-kafka-tls',
+      'ranking-secrets',
     ]);
   });
 
@@ -156,6 +167,53 @@ describe('the Kubernetes manifests', () => {
     );
   });
 
+  it('every workload reaches Kafka by SASL over TLS, its password from a Secret, the CA from a mounted Secret', () => {
+    expect(containerOf(leaderboard()).volumeMounts).toEqual(
+      expect.arrayContaining([
+        { name: 'kafka-tls', mountPath: '/etc/ranking/kafka-tls', readOnly: true },
+      ]),
+    );
+    expect(manifestProblems(manifests, image)).toEqual([]);
+  });
+
+  it('a TLS file outside a mounted Secret, a password outside a Secret, or Kafka without TLS is caught', () => {
+    const unmounted = copy(leaderboard());
+    const container = containerOf(unmounted);
+    container.volumeMounts = container.volumeMounts!.filter((v) => v.name !== 'kafka-tls');
+    container.env!.push({ name: 'KAFKA_SASL_PASSWORD', value: 'in-the-manifest' });
+    expect(manifestProblems([...others(), unmounted], image)).toEqual([
+      `${AT}: KAFKA_SASL_PASSWORD is not from a Secret`,
+      `${AT}: KAFKA_SSL_CA_FILE=/etc/ranking/kafka-tls/ca.pem is under no volume mount`,
+    ]);
+
+    const keyless = copy(leaderboard());
+    containerOf(keyless).env!.push({
+      name: 'KAFKA_SSL_CA_FILE',
+      value: '/etc/ranking/kafka-tls/other-ca.pem',
+    });
+    expect(manifestProblems([...others(), keyless], image)).toEqual([
+      `${AT}: KAFKA_SSL_CA_FILE=/etc/ranking/kafka-tls/other-ca.pem is no key of Secret ranking-kafka-tls`,
+    ]);
+
+    const clear = copy(leaderboard());
+    containerOf(clear).env!.push({ name: 'KAFKA_SSL', value: 'false' });
+    expect(manifestProblems([...others(), clear], image)).toEqual([
+      `${AT}: KAFKA_SSL_CA_FILE set without KAFKA_SSL=true`,
+      `${AT}: reaches Kafka without SASL over TLS (KAFKA_SSL, KAFKA_SASL_*)`,
+    ]);
+
+    const plain = copy(leaderboard());
+    containerOf(plain).env!.push(
+      { name: 'KAFKA_SSL', value: 'false' },
+      { name: 'KAFKA_SASL_MECHANISM', value: 'plain' },
+    );
+    expect(manifestProblems([...others(), plain], image)).toEqual(
+      expect.arrayContaining([
+        `${AT}: the configuration refuses it: KAFKA_SASL_MECHANISM="plain": sends the password in clear text: only with KAFKA_SSL=true (a SASL_SSL listener)`,
+      ]),
+    );
+  });
+
   it('a container without its probes, or bound to 127.0.0.1, is caught', () => {
     const bare = copy(leaderboard());
     const container = containerOf(bare);
@@ -173,6 +231,33 @@ describe('deploy/docker-compose.yml', () => {
 
   it('sets known variables only; healthchecks ask /health/ready on the ports the services listen on', () => {
     expect(composeProblems(COMPOSE, compose, image)).toEqual([]);
+  });
+
+  it('every service of ours reaches Kafka by SASL over TLS, the CA on a volume, the password from deploy/.env', () => {
+    for (const name of [
+      'migrate',
+      'rating-service',
+      'maintenance-service',
+      'leaderboard-service',
+      'simulator',
+    ]) {
+      const env = compose.services[name]!.environment as Record<string, string>;
+      expect({ name, ...env }).toMatchObject({
+        name,
+        KAFKA_SSL: 'true',
+        KAFKA_SSL_CA_FILE: '/kafka-tls/ca.pem',
+        KAFKA_SASL_PASSWORD: expect.stringMatching(/^\$\{KAFKA_[A-Z_]+_PASSWORD:\?/),
+      });
+    }
+    const bad = copy(compose);
+    const service = bad.services['rating-service']!;
+    delete service.volumes;
+    (service.environment as Record<string, string>).KAFKA_SASL_PASSWORD = 'written-here';
+    const at = 'deploy/docker-compose.yml rating-service';
+    expect(composeProblems(COMPOSE, bad, image)).toEqual([
+      `${at}: KAFKA_SASL_PASSWORD is written here, not read from deploy/.env (\${VAR:?})`,
+      `${at}: KAFKA_SSL_CA_FILE=/kafka-tls/ca.pem is on no volume of the service`,
+    ]);
   });
 
   it('a wrong port, path or variable is caught', () => {
@@ -196,6 +281,7 @@ interface Pod {
   containers: {
     ports?: { containerPort: number }[];
     env?: { name: string; value?: string }[];
+    volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
     livenessProbe?: { httpGet: { port: unknown; path: string } };
     readinessProbe?: { httpGet: { port: unknown; path: string } };
   }[];

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { Environment, loadEnvironment } from '@ranking/config';
+import { Environment, loadEnvironment, OPTIONAL_VARIABLES } from '@ranking/config';
 import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from '@ranking/operations';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
@@ -29,9 +29,24 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 /** Every variable loadEnvironment() reads. */
 export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([
   ...Object.keys(new Environment()),
-  'RANKING_LADDERS_FILE',
-  'RANKING_TOURNAMENTS_FILE',
+  ...OPTIONAL_VARIABLES,
 ]);
+
+/**
+ * The variables naming files a deployment provides (a mounted Secret, a volume): not in the
+ * image, and not here to read, so checked where they come from.
+ */
+export const MOUNTED_FILE_VARIABLES = [
+  'KAFKA_SSL_CA_FILE',
+  'KAFKA_SSL_CERT_FILE',
+  'KAFKA_SSL_KEY_FILE',
+] as const;
+
+/** What is wrong with where a container gets the file at `path`, or undefined when it has it. */
+export type FileSource = (path: string) => string | undefined;
+
+/** Variables that hold a secret: a manifest takes them from a Secret, compose from deploy/.env. */
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set(['KAFKA_SASL_PASSWORD']);
 
 const PROBES: ReadonlySet<string> = new Set(Object.values(PROBE_PATHS));
 const SERVICES = Object.keys(SERVICE_PORTS) as ServiceName[];
@@ -64,19 +79,37 @@ export function roleOf(args: readonly string[]): Role | string {
   return `runs ${JSON.stringify(args)}: neither a service's main.js nor bin/ranking.js`;
 }
 
-/** Problems with an environment a container of our image gets (`set`) over the image's own. */
+/**
+ * Problems with an environment a container of our image gets (`set`) over the image's own,
+ * `source` saying whether it has the files MOUNTED_FILE_VARIABLES name.
+ */
 export function environmentProblems(
   where: string,
   set: Readonly<Record<string, string>>,
   role: Role | string,
   image: Readonly<Record<string, string>>,
+  source: FileSource,
 ): { problems: string[]; port?: number } {
   const problems = unknownVariables(Object.keys(set)).map(
     (name) => `${where}: ${name} is not a variable the services' configuration knows`,
   );
   const effective = { ...image, ...set };
+  const files = MOUNTED_FILE_VARIABLES.filter((name) => effective[name] !== undefined);
+  for (const name of files) {
+    const problem = source(effective[name]!);
+    if (problem !== undefined) problems.push(`${where}: ${name}=${effective[name]} ${problem}`);
+  }
+  const withoutFiles = Object.fromEntries(
+    Object.entries(effective).filter(([name]) => !(files as string[]).includes(name)),
+  );
   try {
-    loadEnvironment(effective);
+    const env = loadEnvironment(withoutFiles);
+    // What the configuration would say of the files were they here.
+    if (files.length > 0 && !env.KAFKA_SSL)
+      problems.push(`${where}: ${files.join(', ')} set without KAFKA_SSL=true`);
+    // Every workload is a principal of its own, its password and data encrypted on the way.
+    if (!env.KAFKA_SSL || env.KAFKA_SASL_MECHANISM === undefined)
+      problems.push(`${where}: reaches Kafka without SASL over TLS (KAFKA_SSL, KAFKA_SASL_*)`);
   } catch (error) {
     problems.push(`${where}: the configuration refuses it: ${(error as Error).message}`);
   }
@@ -377,6 +410,8 @@ function containerEnvironment(
 ): { set: Record<string, string>; problems: string[] } {
   const set: Record<string, string> = {};
   const problems: string[] = [];
+  /** The variables whose (last) value came from a Secret. */
+  const fromSecret = new Set<string>();
   const configMap = (name: string) => configMaps.find((c) => c.metadata?.name === name);
   const secret = (name: string) => secrets.find((s) => s.metadata?.name === name);
   for (const source of container.envFrom ?? []) {
@@ -385,16 +420,24 @@ function containerEnvironment(
       ? configMap(ref)?.data
       : { ...secret(ref)?.data, ...secret(ref)?.stringData };
     if (data === undefined) problems.push(`${where}: envFrom names ${ref}, which is not here`);
-    for (const [key, value] of Object.entries(data ?? {}))
-      set[`${source.prefix ?? ''}${key}`] = value;
+    for (const [key, value] of Object.entries(data ?? {})) {
+      const name = `${source.prefix ?? ''}${key}`;
+      set[name] = value;
+      if (source.secretRef) fromSecret.add(name);
+      else fromSecret.delete(name);
+    }
   }
   for (const { name, value, valueFrom } of container.env ?? []) {
+    fromSecret.delete(name);
     if (value !== undefined) set[name] = value;
     else if (valueFrom?.secretKeyRef) {
       const { name: ref, key } = valueFrom.secretKeyRef;
       const found = secret(ref ?? '')?.stringData?.[key] ?? secret(ref ?? '')?.data?.[key];
       if (found === undefined) problems.push(`${where}: ${name} reads ${ref}/${key}, not here`);
-      else set[name] = found;
+      else {
+        set[name] = found;
+        fromSecret.add(name);
+      }
     } else if (valueFrom?.configMapKeyRef) {
       const { name: ref, key } = valueFrom.configMapKeyRef;
       const found = configMap(ref ?? '')?.data?.[key];
@@ -402,8 +445,39 @@ function containerEnvironment(
       else set[name] = found;
     } else problems.push(`${where}: ${name} has neither a value nor a key reference`);
   }
+  for (const name of Object.keys(set))
+    if (SECRET_VARIABLES.has(name) && !fromSecret.has(name))
+      problems.push(`${where}: ${name} is not from a Secret`);
   return { set, problems };
 }
+
+/** Whether the container has the file at `path` from a Secret mounted as a volume. */
+const secretFile =
+  (container: IContainer, pod: IPodTemplateSpec | undefined, secrets: readonly ISecret[]) =>
+  (path: string): string | undefined => {
+    const mount = (container.volumeMounts ?? []).find((m) =>
+      path.startsWith(`${m.mountPath.replace(/\/$/, '')}/`),
+    );
+    if (mount === undefined) return 'is under no volume mount';
+    const secretName = pod?.spec?.volumes?.find((v) => v.name === mount.name)?.secret?.secretName;
+    if (secretName === undefined) return `is on volume ${mount.name}, which is no Secret`;
+    const secret = secrets.find((s) => s.metadata?.name === secretName);
+    if (secret === undefined) return `is in Secret ${secretName}, which is not here`;
+    const file = posix.relative(mount.mountPath, path);
+    const volume = pod?.spec?.volumes?.find((v) => v.name === mount.name)?.secret;
+    const key = volume?.items ? volume.items.find((i) => i.path === file)?.key : file;
+    if (key === undefined || { ...secret.data, ...secret.stringData }[key] === undefined)
+      return `is no key of Secret ${secretName}`;
+    return undefined;
+  };
+
+/** The names of the Secrets pods mount as files (their keys are file names, not variables). */
+const mountedSecrets = (templates: readonly (IPodTemplateSpec | undefined)[]) =>
+  new Set(
+    templates.flatMap((t) =>
+      (t?.spec?.volumes ?? []).flatMap((v) => (v.secret?.secretName ? [v.secret.secretName] : [])),
+    ),
+  );
 
 function podProblems(where: string, template: IPodTemplateSpec | undefined): string[] {
   const problems: string[] = [];
@@ -484,15 +558,16 @@ export function manifestProblems(
   for (const m of configMaps)
     for (const name of unknownVariables(Object.keys(m.doc.data ?? {})))
       problems.push(`${nameOf(m)}: ${name} is not a variable the services' configuration knows`);
-  for (const m of secrets)
-    for (const name of unknownVariables(Object.keys({ ...m.doc.data, ...m.doc.stringData })))
-      problems.push(`${nameOf(m)}: ${name} is not a variable the services' configuration knows`);
-
   const deployments = ofKind<IDeployment>(manifests, 'Deployment');
   const workloads = [
     ...deployments.map((m) => ({ m, template: m.doc.spec?.template })),
     ...ofKind<IJob>(manifests, 'Job').map((m) => ({ m, template: m.doc.spec?.template })),
   ];
+  const files = mountedSecrets(workloads.map((w) => w.template));
+  for (const m of secrets.filter((s) => !files.has(s.doc.metadata?.name ?? '')))
+    for (const name of unknownVariables(Object.keys({ ...m.doc.data, ...m.doc.stringData })))
+      problems.push(`${nameOf(m)}: ${name} is not a variable the services' configuration knows`);
+
   const services = new Set<string>();
   for (const { m, template } of workloads) {
     problems.push(...podProblems(nameOf(m), template));
@@ -505,7 +580,17 @@ export function manifestProblems(
         secrets.map((s) => s.doc),
       );
       const role = roleOf([...(container.command ?? []), ...(container.args ?? [])]);
-      const { problems: found, port } = environmentProblems(where, env.set, role, image);
+      const { problems: found, port } = environmentProblems(
+        where,
+        env.set,
+        role,
+        image,
+        secretFile(
+          container,
+          template,
+          secrets.map((s) => s.doc),
+        ),
+      );
       problems.push(...env.problems, ...found);
       if (typeof role === 'string' || role.kind === 'cli') {
         if (m.doc.kind === 'Deployment') problems.push(`${where}: a Deployment that is no service`);
@@ -588,7 +673,19 @@ interface ComposeService {
   depends_on?: string[] | Record<string, { condition?: string }>;
   ports?: (string | number | { target?: number })[];
   profiles?: string[];
+  volumes?: (string | { target?: string })[];
 }
+
+/** Whether the service has the file at `path` on one of its volumes. */
+const volumeFile =
+  (service: ComposeService): FileSource =>
+  (path) =>
+    (service.volumes ?? []).some((v) => {
+      const target = typeof v === 'string' ? v.split(':')[1] : v.target;
+      return target !== undefined && path.startsWith(`${target.replace(/\/$/, '')}/`);
+    })
+      ? undefined
+      : 'is on no volume of the service';
 
 export function readCompose(file: string): { services: Record<string, ComposeService> } {
   return parse(readFileSync(file, 'utf8'), { merge: true }) as {
@@ -637,11 +734,15 @@ export function composeProblems(
     }
     const command = commandOf(service);
     const role = roleOf(command);
+    for (const [variable, value] of Object.entries(composeEnvironment(service)))
+      if (SECRET_VARIABLES.has(variable) && !/^\$\{[A-Z0-9_]+:\?[^}]*\}$/.test(value))
+        problems.push(`${at}: ${variable} is written here, not read from deploy/.env (\${VAR:?})`);
     const { problems: found, port } = environmentProblems(
       at,
       composeEnvironment(service),
       role,
       image,
+      volumeFile(service),
     );
     problems.push(...found);
     if (typeof role === 'string') continue;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   deleteAcls,
   ensureAcls,
@@ -42,6 +43,17 @@ export const principalEnv = (principal: Principal | 'admin'): Record<string, str
   KAFKA_SASL_MECHANISM: 'scram-sha-512',
   KAFKA_SASL_USERNAME: principal,
   KAFKA_SASL_PASSWORD: passwordOf(principal),
+});
+
+/**
+ * The environment variables that run a service (or the CLI) as `principal` on the SASL_SSL
+ * listener, trusting the local CA.
+ */
+export const principalTlsEnv = (principal: Principal | 'admin'): Record<string, string> => ({
+  ...principalEnv(principal),
+  KAFKA_BROKERS: TEST_ENV.kafkaSslBrokers,
+  KAFKA_SSL: 'true',
+  KAFKA_SSL_CA_FILE: join(TEST_ENV.kafkaTlsDir, 'ca.pem'),
 });
 
 /** A kafkajs client as `principal` on the SASL listener. */

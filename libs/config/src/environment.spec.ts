@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadEnvironment } from './environment.js';
 
 describe('environment', () => {
@@ -245,6 +249,151 @@ describe('environment', () => {
       expect(() => loadEnvironment({ ...sasl, KAFKA_SASL_PASSWORD: 'line\nbreak' })).toThrow(
         new ConfigError('KAFKA_SASL_PASSWORD=(hidden): must be 1-1024 characters on one line'),
       );
+    });
+  });
+
+  describe('TLS towards Kafka', () => {
+    // Real PEM files, made by openssl: a self-signed certificate with its key, and another key.
+    const dir = mkdtempSync(join(tmpdir(), 'ranking-tls-'));
+    const file = (name: string) => join(dir, name);
+    beforeAll(() => {
+      for (const name of ['a', 'b'])
+        execFileSync(
+          'openssl',
+          [
+            ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'],
+            ...['-keyout', file(`${name}-key.pem`), '-out', file(`${name}.pem`)],
+            ...['-days', '1', '-subj', `/CN=${name}`],
+          ],
+          { stdio: 'pipe' },
+        );
+      writeFileSync(file('empty.pem'), '');
+      writeFileSync(
+        file('garbled.pem'),
+        '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n',
+      );
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('is off unless asked for', () => {
+      const env = loadEnvironment({});
+      expect(env.KAFKA_SSL).toBe(false);
+      expect(env.KAFKA_SSL_CA_FILE).toBeUndefined();
+      expect(env.KAFKA_SSL_CERT_FILE).toBeUndefined();
+      expect(env.KAFKA_SSL_KEY_FILE).toBeUndefined();
+    });
+
+    it('reads KAFKA_SSL (any case), a CA file and a client certificate with its key', () => {
+      expect(loadEnvironment({ KAFKA_SSL: ' TRUE ' }).KAFKA_SSL).toBe(true);
+      expect(loadEnvironment({ KAFKA_SSL: 'false' }).KAFKA_SSL).toBe(false);
+      expect(
+        loadEnvironment({
+          KAFKA_SSL: 'true',
+          KAFKA_SSL_CA_FILE: file('b.pem'),
+          KAFKA_SSL_CERT_FILE: file('a.pem'),
+          KAFKA_SSL_KEY_FILE: file('a-key.pem'),
+        }),
+      ).toMatchObject({
+        KAFKA_SSL: true,
+        KAFKA_SSL_CA_FILE: file('b.pem'),
+        KAFKA_SSL_CERT_FILE: file('a.pem'),
+        KAFKA_SSL_KEY_FILE: file('a-key.pem'),
+      });
+    });
+
+    const at = (name: string) => JSON.stringify(file(name));
+    it.each([
+      [{ KAFKA_SSL: 'yes' }, 'KAFKA_SSL="yes": must be true or false'],
+      [
+        { KAFKA_SSL_CA_FILE: file('a.pem') },
+        `KAFKA_SSL_CA_FILE=${at('a.pem')}: is a TLS setting: set KAFKA_SSL=true with it`,
+      ],
+      [
+        {
+          KAFKA_SSL: 'false',
+          KAFKA_SSL_CERT_FILE: file('a.pem'),
+          KAFKA_SSL_KEY_FILE: file('a-key.pem'),
+        },
+        `KAFKA_SSL_CERT_FILE=${at('a.pem')}: is a TLS setting: set KAFKA_SSL=true with it`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: file('missing.pem') },
+        `KAFKA_SSL_CA_FILE=${at('missing.pem')}: cannot be read (ENOENT)`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: dir },
+        `KAFKA_SSL_CA_FILE=${JSON.stringify(dir)}: cannot be read (EISDIR)`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: file('empty.pem') },
+        `KAFKA_SSL_CA_FILE=${at('empty.pem')}: holds no PEM certificate`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: file('a-key.pem') },
+        `KAFKA_SSL_CA_FILE=${at('a-key.pem')}: holds no PEM certificate`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: file('garbled.pem') },
+        `KAFKA_SSL_CA_FILE=${at('garbled.pem')}: holds a PEM certificate that does not parse`,
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_CERT_FILE: file('a.pem') },
+        'KAFKA_SSL_KEY_FILE="": is required when KAFKA_SSL_CERT_FILE is set',
+      ],
+      [
+        { KAFKA_SSL: 'true', KAFKA_SSL_KEY_FILE: file('a-key.pem') },
+        'KAFKA_SSL_CERT_FILE="": is required when KAFKA_SSL_KEY_FILE is set',
+      ],
+      [
+        {
+          KAFKA_SSL: 'true',
+          KAFKA_SSL_CERT_FILE: file('missing.pem'),
+          KAFKA_SSL_KEY_FILE: file('a-key.pem'),
+        },
+        `KAFKA_SSL_CERT_FILE=${at('missing.pem')}: cannot be read (ENOENT)`,
+      ],
+      [
+        {
+          KAFKA_SSL: 'true',
+          KAFKA_SSL_CERT_FILE: file('a.pem'),
+          KAFKA_SSL_KEY_FILE: file('a.pem'),
+        },
+        `KAFKA_SSL_KEY_FILE=${at('a.pem')}: holds no PEM private key`,
+      ],
+      [
+        {
+          KAFKA_SSL: 'true',
+          KAFKA_SSL_CERT_FILE: file('a.pem'),
+          KAFKA_SSL_KEY_FILE: file('b-key.pem'),
+        },
+        `KAFKA_SSL_KEY_FILE=${at('b-key.pem')}: is not the key of KAFKA_SSL_CERT_FILE's certificate`,
+      ],
+    ])('stops on a bad or missing TLS setting with one line naming it (%#)', (env, message) => {
+      expect(() => loadEnvironment(env)).toThrow(new ConfigError(message));
+    });
+
+    describe('SASL/PLAIN', () => {
+      const plain = {
+        KAFKA_SASL_MECHANISM: 'PLAIN',
+        KAFKA_SASL_USERNAME: 'rating-service',
+        KAFKA_SASL_PASSWORD: 's3cret',
+      };
+
+      it('is refused without TLS, as it sends the password in clear text', () => {
+        for (const tls of [{}, { KAFKA_SSL: 'false' }])
+          expect(() => loadEnvironment({ ...plain, ...tls })).toThrow(
+            new ConfigError(
+              'KAFKA_SASL_MECHANISM="PLAIN": sends the password in clear text: only with KAFKA_SSL=true (a SASL_SSL listener)',
+            ),
+          );
+      });
+
+      it('is accepted over TLS; SCRAM is accepted without', () => {
+        expect(loadEnvironment({ ...plain, KAFKA_SSL: 'true' }).KAFKA_SASL_MECHANISM).toBe('plain');
+        expect(loadEnvironment({ ...plain, KAFKA_SASL_MECHANISM: 'scram-sha-512' }).KAFKA_SSL).toBe(
+          false,
+        );
+      });
     });
   });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -8,9 +9,12 @@ import {
   Matches,
   Max,
   Min,
+  ValidateBy,
   ValidateIf,
   validateSync,
+  type ValidationArguments,
 } from 'class-validator';
+import { keyMatchesCertificate, type PemContent, pemFileProblem } from './pem-file.js';
 
 const BROKER_LIST = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}(,[A-Za-z0-9.\-[\]:]+:\d{1,5})*$/;
 const POSTGRES_URL = /^postgres(ql)?:\/\/[^\s]+$/;
@@ -40,6 +44,48 @@ const saslGiven = (o: Environment) =>
   o.KAFKA_SASL_MECHANISM !== undefined ||
   o.KAFKA_SASL_USERNAME !== undefined ||
   o.KAFKA_SASL_PASSWORD !== undefined;
+const boolean = ({ value }: { value: unknown }) => {
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  return word === 'true' ? true : word === 'false' ? false : value;
+};
+const clientCertificateGiven = (o: Environment) =>
+  o.KAFKA_SSL_CERT_FILE !== undefined || o.KAFKA_SSL_KEY_FILE !== undefined;
+
+/** The file the variable names is readable and holds `content`; the message says what is wrong. */
+const PemFile = (content: PemContent) =>
+  ValidateBy({
+    name: 'pemFile',
+    validator: {
+      validate: (path: unknown) =>
+        typeof path === 'string' && pemFileProblem(path, content) === undefined,
+      defaultMessage: (args?: ValidationArguments) =>
+        pemFileProblem(String(args?.value), content) ?? 'is invalid',
+    },
+  });
+
+/** A TLS setting means nothing without TLS: refused rather than silently ignored. */
+const OnlyWithTls = () =>
+  ValidateBy({
+    name: 'onlyWithTls',
+    validator: {
+      validate: (_value: unknown, args?: ValidationArguments) =>
+        (args?.object as Environment).KAFKA_SSL === true,
+      defaultMessage: () => 'is a TLS setting: set KAFKA_SSL=true with it',
+    },
+  });
+
+/** SASL/PLAIN sends the password as it is: only inside TLS. */
+const NotPlainWithoutTls = () =>
+  ValidateBy({
+    name: 'notPlainWithoutTls',
+    validator: {
+      validate: (mechanism: unknown, args?: ValidationArguments) =>
+        mechanism !== 'plain' || (args?.object as Environment).KAFKA_SSL === true,
+      defaultMessage: () =>
+        'sends the password in clear text: only with KAFKA_SSL=true (a SASL_SSL listener)',
+    },
+  });
+
 const integer = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
@@ -53,10 +99,50 @@ export class Environment {
   KAFKA_BROKERS = '127.0.0.1:9092';
 
   /**
+   * TLS towards the brokers (their SASL_SSL or SSL listener), verifying their certificates
+   * against KAFKA_SSL_CA_FILE or, unset, Node's public roots. false: plain TCP.
+   */
+  @Transform(boolean)
+  @IsBoolean({ message: 'must be true or false' })
+  KAFKA_SSL = false;
+
+  /** PEM file of the CA certificates the brokers' certificates must chain to. */
+  @ValidateIf((o: Environment) => o.KAFKA_SSL_CA_FILE !== undefined)
+  @PemFile('certificates')
+  @OnlyWithTls()
+  KAFKA_SSL_CA_FILE?: string;
+
+  /** Mutual TLS (optional): the client's PEM certificate (and chain), with KAFKA_SSL_KEY_FILE. */
+  @ValidateIf(clientCertificateGiven)
+  @PemFile('certificates')
+  @OnlyWithTls()
+  @IsString({ message: 'is required when KAFKA_SSL_KEY_FILE is set' })
+  KAFKA_SSL_CERT_FILE?: string;
+
+  /** Mutual TLS: the unencrypted PEM private key of KAFKA_SSL_CERT_FILE's certificate. */
+  @ValidateIf(clientCertificateGiven)
+  @ValidateBy({
+    name: 'keyOfCertificate',
+    validator: {
+      validate: (path: unknown, args?: ValidationArguments) =>
+        keyMatchesCertificate(
+          String(path),
+          String((args?.object as Environment).KAFKA_SSL_CERT_FILE),
+        ),
+      defaultMessage: () => "is not the key of KAFKA_SSL_CERT_FILE's certificate",
+    },
+  })
+  @PemFile('private key')
+  @OnlyWithTls()
+  @IsString({ message: 'is required when KAFKA_SSL_CERT_FILE is set' })
+  KAFKA_SSL_KEY_FILE?: string;
+
+  /**
    * SASL towards the brokers (unset: none, as on the local plain listener). With it, the
-   * username and password are required.
+   * username and password are required; `plain` only over TLS.
    */
   @ValidateIf(saslGiven)
+  @NotPlainWithoutTls()
   @Transform(lowerCase)
   @IsIn(SASL_MECHANISMS, {
     message: ({ value }) =>
@@ -270,7 +356,10 @@ export class ConfigError extends Error {
 }
 
 /** The variables without a default (not own properties of a new Environment). */
-const OPTIONAL = [
+export const OPTIONAL_VARIABLES = [
+  'KAFKA_SSL_CA_FILE',
+  'KAFKA_SSL_CERT_FILE',
+  'KAFKA_SSL_KEY_FILE',
   'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME',
   'KAFKA_SASL_PASSWORD',
@@ -284,7 +373,7 @@ export function loadEnvironment(
 ): Environment {
   const known = Object.keys(new Environment());
   const given: Record<string, string> = {};
-  for (const key of [...known, ...OPTIONAL]) {
+  for (const key of [...known, ...OPTIONAL_VARIABLES]) {
     const value = env[key];
     if (value !== undefined && value !== '') given[key] = value;
   }

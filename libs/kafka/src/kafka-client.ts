@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { Kafka, type LogEntry, logLevel, type SASLOptions } from 'kafkajs';
 
@@ -50,27 +51,63 @@ export interface KafkaSasl {
   readonly password: string;
 }
 
-/** Where the brokers are and, on a SASL listener, who the client is. */
+/**
+ * TLS towards the brokers, PEM texts: the CA certificates their certificates must chain to
+ * (none: Node's public roots) and, for mutual TLS, the client's certificate and key.
+ */
+export interface KafkaTls {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+/** Where the brokers are, whether over TLS and, on a SASL listener, who the client is. */
 export interface KafkaConnection {
   readonly brokers: string;
+  readonly tls?: KafkaTls;
   readonly sasl?: KafkaSasl;
 }
 
 /** The Kafka variables of the (validated) environment. */
 export interface KafkaEnvironment {
   readonly KAFKA_BROKERS: string;
+  readonly KAFKA_SSL?: boolean;
+  readonly KAFKA_SSL_CA_FILE?: string;
+  readonly KAFKA_SSL_CERT_FILE?: string;
+  readonly KAFKA_SSL_KEY_FILE?: string;
   readonly KAFKA_SASL_MECHANISM?: KafkaSaslMechanism;
   readonly KAFKA_SASL_USERNAME?: string;
   readonly KAFKA_SASL_PASSWORD?: string;
 }
 
-/** The connection the environment names: SASL when KAFKA_SASL_MECHANISM is set. */
+/** The TLS files the environment names, read (their validation checked them). */
+function kafkaTls(env: KafkaEnvironment): KafkaTls {
+  const read = (path: string | undefined) =>
+    path === undefined ? undefined : readFileSync(path, 'utf8');
+  const tls = {
+    ca: read(env.KAFKA_SSL_CA_FILE),
+    cert: read(env.KAFKA_SSL_CERT_FILE),
+    key: read(env.KAFKA_SSL_KEY_FILE),
+  };
+  return Object.fromEntries(Object.entries(tls).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * The connection the environment names: TLS when KAFKA_SSL is true, SASL when
+ * KAFKA_SASL_MECHANISM is set.
+ */
 export function kafkaConnection(env: KafkaEnvironment): KafkaConnection {
   const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD } = env;
-  if (mechanism === undefined) return { brokers: env.KAFKA_BROKERS };
   return {
     brokers: env.KAFKA_BROKERS,
-    sasl: { mechanism, username: KAFKA_SASL_USERNAME ?? '', password: KAFKA_SASL_PASSWORD ?? '' },
+    ...(env.KAFKA_SSL === true && { tls: kafkaTls(env) }),
+    ...(mechanism !== undefined && {
+      sasl: {
+        mechanism,
+        username: KAFKA_SASL_USERNAME ?? '',
+        password: KAFKA_SASL_PASSWORD ?? '',
+      },
+    }),
   };
 }
 
@@ -83,11 +120,13 @@ export function kafkaClient(
   clientId: string,
   level: KafkaLogLevel = 'error',
 ): Kafka {
-  const { brokers, sasl } =
-    typeof connection === 'string' ? { brokers: connection, sasl: undefined } : connection;
+  const { brokers, tls, sasl }: KafkaConnection =
+    typeof connection === 'string' ? { brokers: connection } : connection;
   return new Kafka({
     clientId,
     brokers: brokers.split(',').map((b) => b.trim()),
+    // Node verifies the brokers' certificates (chain and host name or IP address).
+    ...(tls && { ssl: { ...tls } }),
     ...(sasl && { sasl: { ...sasl } as SASLOptions }),
     logLevel: KAFKAJS_LEVEL[level],
     logCreator: nestLogCreator,
