@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by deploy/run.sh: runs a command as one of the system's Kafka principals on the local
-# broker's SASL listener, with the password that kafka.sh generated in .kafka/credentials.json.
+# broker's SASL_SSL listener (SCRAM over TLS, the broker's certificate checked against the local
+# CA in .kafka/tls/ca.pem), with the password kafka.sh generated in .kafka/credentials.json.
 # The password reaches the command through its environment (an exported variable of a
 # subshell), never through an argument list that `ps` would show. It execs the command, so call
 # it in a background job or a subshell (whose pid is then the command's):
@@ -8,20 +9,23 @@
 #   ( with_principal admin node bin/ranking.js setup )
 PRINCIPAL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PRINCIPAL_CREDENTIALS="${KAFKA_CREDENTIALS_FILE:-${PRINCIPAL_ROOT}/.kafka/credentials.json}"
+PRINCIPAL_CA="${PRINCIPAL_ROOT}/.kafka/tls/ca.pem"
+PRINCIPAL_BROKERS="127.0.0.1:${KAFKA_SSL_PORT:-9095}"
 
 with_principal() {
   local principal="$1"
   shift
   local fields
-  # brokers, mechanism, password: one a line.
+  # mechanism, password: one a line.
   fields="$(node -e '
     const [file, who] = process.argv.slice(1);
     const c = JSON.parse(require("fs").readFileSync(file, "utf8"));
     if (!c.users[who]) { console.error(`no credentials for ${who} in ${file}`); process.exit(1); }
-    console.log([c.brokers, c.mechanism, c.users[who]].join("\n"));
+    console.log([c.mechanism, c.users[who]].join("\n"));
   ' "${PRINCIPAL_CREDENTIALS}" "${principal}")" || exit 1
-  { read -r KAFKA_BROKERS; read -r KAFKA_SASL_MECHANISM; read -r KAFKA_SASL_PASSWORD; } <<<"${fields}"
-  export KAFKA_BROKERS KAFKA_SASL_MECHANISM KAFKA_SASL_PASSWORD
+  { read -r KAFKA_SASL_MECHANISM; read -r KAFKA_SASL_PASSWORD; } <<<"${fields}"
+  export KAFKA_SASL_MECHANISM KAFKA_SASL_PASSWORD
+  export KAFKA_BROKERS="${PRINCIPAL_BROKERS}" KAFKA_SSL=true KAFKA_SSL_CA_FILE="${PRINCIPAL_CA}"
   export KAFKA_SASL_USERNAME="${principal}"
   exec "$@"
 }
