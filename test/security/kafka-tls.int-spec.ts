@@ -17,7 +17,6 @@ import {
 } from '@ranking/kafka';
 import {
   createTestDatabase,
-  grantAcls,
   jsonLines,
   principalEnv,
   principalTlsEnv,
@@ -92,13 +91,11 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    // ops's grants (as `ranking setup` on the plain listener writes them in production's set-up).
-    await grantAcls(prefix);
-    // `ranking setup` as ops over TLS creates this suite's topics.
+    // `ranking setup` as the admin over TLS creates this suite's topics and ACLs.
     setup = await run(process.execPath, ['bin/ranking.js', 'setup'], {
       env: {
         ...process.env,
-        ...principalTlsEnv(PRINCIPALS.ops),
+        ...principalTlsEnv(PRINCIPALS.admin),
         DATABASE_URL: database.url,
         KAFKA_TOPIC_PREFIX: prefix,
         LOG_LEVEL: 'info',
@@ -131,7 +128,7 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('`ranking setup` as ops over TLS created the topics', () => {
+  it('`ranking setup` as the admin over TLS created the topics', () => {
     expect(jsonLines(setup.stderr)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
