@@ -99,17 +99,17 @@ describe('the Kubernetes manifests', () => {
     const kinds = manifests.map((m) => String(m.doc.kind)).sort();
     expect(kinds).toEqual([
       'ConfigMap',
-      'Deployment',
-      'Deployment',
-      'Deployment',
+      ...Array<string>(4).fill('Deployment'),
       'Job',
-      ...Array<string>(6).fill('Secret'),
+      ...Array<string>(8).fill('Secret'),
       'Service',
     ]);
     const secrets = manifests
       .filter((m) => m.doc.kind === 'Secret')
       .map((m) => (m.doc.metadata as { name: string }).name);
     expect(secrets.sort()).toEqual([
+      'ranking-kafka-admin',
+      'ranking-kafka-intake-service',
       'ranking-kafka-leaderboard-service',
       'ranking-kafka-maintenance-service',
       'ranking-kafka-ops',
@@ -236,6 +236,7 @@ describe('deploy/docker-compose.yml', () => {
   it('every service of ours reaches Kafka by SASL over TLS, the CA on a volume, the password from deploy/.env', () => {
     for (const name of [
       'migrate',
+      'intake-service',
       'rating-service',
       'maintenance-service',
       'leaderboard-service',
