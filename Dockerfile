@@ -1,8 +1,9 @@
-# One image for the three services and the `ranking` CLI (NOT BUILT on the development and CI
+# One image for the four services and the `ranking` CLI (NOT BUILT on the development and CI
 # machines: no container engine there; test/deploy/deploy-artifacts.spec.ts checks this file's
 # shape only). The command picks the role:
-#   dist/apps/rating-service/src/main.js, dist/apps/maintenance-service/src/main.js,
-#   dist/apps/leaderboard-service/src/main.js, or bin/ranking.js setup | simulate | ...
+#   dist/apps/intake-service/src/main.js, dist/apps/rating-service/src/main.js,
+#   dist/apps/maintenance-service/src/main.js, dist/apps/leaderboard-service/src/main.js,
+#   or bin/ranking.js setup | simulate | ...
 # Build from the repository root: docker build -t ranking .
 
 # Build stage: every dependency, then tsc and tsc-alias into dist/.
@@ -31,7 +32,8 @@ COPY apps/leaderboard-service/public ./apps/leaderboard-service/public
 COPY deploy/demo-tournaments.json ./deploy/demo-tournaments.json
 # Files stay root's and read-only to the process; the node user (uid 1000) runs it.
 USER node
-# leaderboard (HTTP_PORT), maintenance (MAINTENANCE_HTTP_PORT), rating (RATING_HTTP_PORT)
-EXPOSE 3000 3001 3002
+# leaderboard (HTTP_PORT), maintenance (MAINTENANCE_HTTP_PORT), rating (RATING_HTTP_PORT),
+# intake (INTAKE_HTTP_PORT)
+EXPOSE 3000 3001 3002 3003
 ENTRYPOINT ["node"]
 CMD ["bin/ranking.js", "--help"]

@@ -35,7 +35,8 @@ fi
 {
   echo 'KafkaServer {'
   echo '  org.apache.kafka.common.security.plain.PlainLoginModule required'
-  for user in admin game-server rating-service maintenance-service leaderboard-service; do
+  # The principals of deploy/docker-compose.yml's containers (libs/kafka/src/acls.ts).
+  for user in admin simulator intake-service rating-service maintenance-service leaderboard-service; do
     variable="KAFKA_$(echo "${user%-service}" | tr 'a-z-' 'A-Z_')_PASSWORD"
     [[ -n "${!variable:-}" ]] || { echo "kafka-init: ${variable} is not set (deploy/.env)" >&2; exit 1; }
     printf '  user_%s="%s"\n' "${user}" "${!variable}"

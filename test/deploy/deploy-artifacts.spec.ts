@@ -99,17 +99,17 @@ describe('the Kubernetes manifests', () => {
     const kinds = manifests.map((m) => String(m.doc.kind)).sort();
     expect(kinds).toEqual([
       'ConfigMap',
-      'Deployment',
-      'Deployment',
-      'Deployment',
+      ...Array<string>(4).fill('Deployment'),
       'Job',
-      ...Array<string>(6).fill('Secret'),
+      ...Array<string>(8).fill('Secret'),
       'Service',
     ]);
     const secrets = manifests
       .filter((m) => m.doc.kind === 'Secret')
       .map((m) => (m.doc.metadata as { name: string }).name);
     expect(secrets.sort()).toEqual([
+      'ranking-kafka-admin',
+      'ranking-kafka-intake-service',
       'ranking-kafka-leaderboard-service',
       'ranking-kafka-maintenance-service',
       'ranking-kafka-ops',
@@ -214,6 +214,45 @@ describe('the Kubernetes manifests', () => {
     );
   });
 
+  it('every workload reaches Kafka as its own principal, only the setup Job as admin', () => {
+    const secretOf = (kind: string, name: string) =>
+      containerOf(workload(kind, name)).envFrom!.find((e) => e.secretRef)!.secretRef!.name;
+    expect({
+      migrate: secretOf('Job', 'ranking-migrate'),
+      intake: secretOf('Deployment', 'intake-service'),
+      rating: secretOf('Deployment', 'rating-service'),
+      maintenance: secretOf('Deployment', 'maintenance-service'),
+      leaderboard: secretOf('Deployment', 'leaderboard-service'),
+    }).toEqual({
+      migrate: 'ranking-kafka-admin',
+      intake: 'ranking-kafka-intake-service',
+      rating: 'ranking-kafka-rating-service',
+      maintenance: 'ranking-kafka-maintenance-service',
+      leaderboard: 'ranking-kafka-leaderboard-service',
+    });
+    expect(manifestProblems(manifests, image)).toEqual([]);
+  });
+
+  it("a workload on another role's principal, or on admin but the setup Job, is caught", () => {
+    const swapped = (kind: string, name: string, secret: string) => {
+      const changed = copy(workload(kind, name));
+      containerOf(changed).envFrom!.find((e) => e.secretRef)!.secretRef!.name = secret;
+      return manifestProblems(
+        [...manifests.filter((m) => m !== workload(kind, name)), changed],
+        image,
+      );
+    };
+    expect(swapped('Job', 'ranking-migrate', 'ranking-kafka-ops')).toEqual([
+      'deploy/k8s/migrate-job.yaml Job/ranking-migrate container migrate: Kafka principal ops, not admin',
+    ]);
+    expect(swapped('Deployment', 'intake-service', 'ranking-kafka-rating-service')).toEqual([
+      'deploy/k8s/intake-service.yaml Deployment/intake-service container intake-service: Kafka principal rating-service, not intake-service',
+    ]);
+    expect(swapped('Deployment', 'leaderboard-service', 'ranking-kafka-admin')).toEqual([
+      `${AT}: runs as admin, the super user only bin/ranking.js setup may be`,
+    ]);
+  });
+
   it('a container without its probes, or bound to 127.0.0.1, is caught', () => {
     const bare = copy(leaderboard());
     const container = containerOf(bare);
@@ -236,6 +275,7 @@ describe('deploy/docker-compose.yml', () => {
   it('every service of ours reaches Kafka by SASL over TLS, the CA on a volume, the password from deploy/.env', () => {
     for (const name of [
       'migrate',
+      'intake-service',
       'rating-service',
       'maintenance-service',
       'leaderboard-service',
@@ -260,6 +300,50 @@ describe('deploy/docker-compose.yml', () => {
     ]);
   });
 
+  it("every service of ours is its own principal, its password one the broker's JAAS file has", () => {
+    const users = Object.fromEntries(
+      Object.entries(compose.services)
+        .filter(([, service]) => service.build !== undefined)
+        .map(([name, service]) => [
+          name,
+          (service.environment as Record<string, string>).KAFKA_SASL_USERNAME,
+        ]),
+    );
+    expect(users).toEqual({
+      migrate: 'admin',
+      'intake-service': 'intake-service',
+      'rating-service': 'rating-service',
+      'maintenance-service': 'maintenance-service',
+      'leaderboard-service': 'leaderboard-service',
+      simulator: 'simulator',
+    });
+    expect(composeProblems(COMPOSE, compose, image)).toEqual([]);
+  });
+
+  it('a wrong principal, admin but for the migrate, or a user the broker lacks is caught', () => {
+    const bad = copy(compose);
+    const env = (name: string) => bad.services[name]!.environment as Record<string, string>;
+    Object.assign(env('rating-service'), {
+      KAFKA_SASL_USERNAME: 'admin',
+      KAFKA_SASL_PASSWORD: '${KAFKA_ADMIN_PASSWORD:?set it in deploy/.env}',
+    });
+    Object.assign(env('simulator'), {
+      KAFKA_SASL_USERNAME: 'game-server',
+      KAFKA_SASL_PASSWORD: '${KAFKA_GAME_SERVER_PASSWORD:?set it in deploy/.env}',
+    });
+    env('intake-service').KAFKA_SASL_PASSWORD = '${KAFKA_RATING_PASSWORD:?set it in deploy/.env}';
+    delete env('kafka-init').KAFKA_MAINTENANCE_PASSWORD;
+    const at = 'deploy/docker-compose.yml';
+    expect(composeProblems(COMPOSE, bad, image)).toEqual([
+      `${at} intake-service: KAFKA_SASL_PASSWORD reads KAFKA_RATING_PASSWORD, not KAFKA_INTAKE_PASSWORD (intake-service's)`,
+      `${at} rating-service: runs as admin, the super user only bin/ranking.js setup may be`,
+      `${at} maintenance-service: kafka-init is not given KAFKA_MAINTENANCE_PASSWORD`,
+      `${at} simulator: game-server is no user in the broker's JAAS file (deploy/kafka/compose-init.sh)`,
+      `${at} simulator: kafka-init is not given KAFKA_GAME_SERVER_PASSWORD`,
+      `${at} simulator: Kafka principal game-server, not simulator`,
+    ]);
+  });
+
   it('a wrong port, path or variable is caught', () => {
     const bad = copy(compose);
     const service = bad.services['leaderboard-service']!;
@@ -280,6 +364,7 @@ describe('deploy/docker-compose.yml', () => {
 interface Pod {
   containers: {
     ports?: { containerPort: number }[];
+    envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
     env?: { name: string; value?: string }[];
     volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
     livenessProbe?: { httpGet: { port: unknown; path: string } };
@@ -287,12 +372,14 @@ interface Pod {
   }[];
 }
 
-function leaderboard(): Manifest {
+function workload(kind: string, name: string): Manifest {
   return manifests.find(
-    (m) =>
-      m.doc.kind === 'Deployment' &&
-      (m.doc.metadata as { name: string }).name === 'leaderboard-service',
+    (m) => m.doc.kind === kind && (m.doc.metadata as { name: string }).name === name,
   )!;
+}
+
+function leaderboard(): Manifest {
+  return workload('Deployment', 'leaderboard-service');
 }
 
 function containerOf(manifest: Manifest): Pod['containers'][number] {

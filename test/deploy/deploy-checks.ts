@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, posix, relative, resolve } from 'node:path';
+import { dirname, join, posix, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { Environment, loadEnvironment, OPTIONAL_VARIABLES } from '@ranking/config';
+import { PRINCIPALS, type Principal } from '@ranking/kafka';
 import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from '@ranking/operations';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
@@ -58,6 +59,35 @@ export const unknownVariables = (names: Iterable<string>): string[] =>
 
 /** What a container of our image runs, from its arguments to `node`. */
 type Role = { kind: 'service'; service: ServiceName } | { kind: 'cli'; command: string };
+
+/** Each service's Kafka principal (libs/kafka/src/acls.ts): a new service needs its own. */
+const SERVICE_PRINCIPALS: Readonly<Record<ServiceName, Principal>> = {
+  'intake-service': PRINCIPALS.intake,
+  'rating-service': PRINCIPALS.rating,
+  'maintenance-service': PRINCIPALS.maintenance,
+  'leaderboard-service': PRINCIPALS.leaderboard,
+};
+
+/**
+ * The Kafka principal a workload of this role runs as, the one whose ACLs fit its job: setup the
+ * super user (the only principal that creates topics and writes ACLs), the simulator its own,
+ * any other command the operators'.
+ */
+export function principalOf(role: Role): Principal {
+  if (role.kind === 'service') return SERVICE_PRINCIPALS[role.service];
+  if (role.command === 'setup') return PRINCIPALS.admin;
+  if (role.command === 'simulate') return PRINCIPALS.simulator;
+  return PRINCIPALS.ops;
+}
+
+/** Whether the workload reaches Kafka as its role's principal, and only setup as the admin. */
+function principalProblems(where: string, role: Role, username: string | undefined): string[] {
+  const expected = principalOf(role);
+  if (username === expected) return [];
+  if (username === PRINCIPALS.admin)
+    return [`${where}: runs as admin, the super user only bin/ranking.js setup may be`];
+  return [`${where}: Kafka principal ${username ?? '(unset)'}, not ${expected}`];
+}
 
 export function roleOf(args: readonly string[]): Role | string {
   const script = args.find((a) => !a.startsWith('-'));
@@ -119,6 +149,7 @@ export function environmentProblems(
       problems.push(`${where}: ${name}=${file} is not a file the image holds`);
   }
   if (typeof role === 'string') return { problems: [...problems, `${where}: ${role}`] };
+  problems.push(...principalProblems(where, role, effective.KAFKA_SASL_USERNAME));
   if (role.kind === 'cli') return { problems };
   if (effective.HOST !== '0.0.0.0' && effective.HOST !== '::')
     problems.push(`${where}: HOST is ${effective.HOST ?? 'unset'}, so the port is not reachable`);
@@ -673,7 +704,7 @@ interface ComposeService {
   depends_on?: string[] | Record<string, { condition?: string }>;
   ports?: (string | number | { target?: number })[];
   profiles?: string[];
-  volumes?: (string | { target?: string })[];
+  volumes?: (string | { source?: string; target?: string })[];
 }
 
 /** Whether the service has the file at `path` on one of its volumes. */
@@ -702,6 +733,58 @@ const composeEnvironment = (service: ComposeService): Record<string, string> => 
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
 };
 
+/** The deploy/.env variable of a principal's password, as kafka/compose-init.sh names it. */
+export const composePasswordVariable = (principal: string): string =>
+  `KAFKA_${principal
+    .replace(/-service$/, '')
+    .replace(/-/g, '_')
+    .toUpperCase()}_PASSWORD`;
+
+/**
+ * The broker's PLAIN users: the service that mounts kafka/compose-init.sh, the variables it is
+ * given, and the users the script writes into the broker's JAAS file (its `for user in` list).
+ */
+function composeBrokerUsers(
+  file: string,
+  compose: { services: Record<string, ComposeService> },
+): { name: string; script: string; variables: Set<string>; users: Set<string> } | undefined {
+  for (const [name, service] of Object.entries(compose.services)) {
+    const script = (service.volumes ?? [])
+      .map((v) => (typeof v === 'string' ? v.split(':')[0] : v.source))
+      .find((source) => source?.endsWith('compose-init.sh'));
+    if (script === undefined) continue;
+    const text = readFileSync(resolve(dirname(file), script), 'utf8');
+    const users = /^\s*for user in ([^;]+); do/m.exec(text)?.[1] ?? '';
+    return {
+      name,
+      script: relative(ROOT, resolve(dirname(file), script)),
+      variables: new Set(Object.keys(composeEnvironment(service))),
+      users: new Set(users.split(/\s+/).filter((u) => u !== '')),
+    };
+  }
+  return undefined;
+}
+
+/** Whether the broker knows the service's principal, by the password variable it reads. */
+function composeUserProblems(
+  at: string,
+  env: Readonly<Record<string, string>>,
+  broker: ReturnType<typeof composeBrokerUsers>,
+): string[] {
+  const user = env.KAFKA_SASL_USERNAME;
+  if (user === undefined) return [];
+  const problems: string[] = [];
+  const variable = composePasswordVariable(user);
+  const read = /^\$\{([A-Z0-9_]+):\?/.exec(env.KAFKA_SASL_PASSWORD ?? '')?.[1];
+  if (read !== undefined && read !== variable)
+    problems.push(`${at}: KAFKA_SASL_PASSWORD reads ${read}, not ${variable} (${user}'s)`);
+  if (broker !== undefined && !broker.users.has(user))
+    problems.push(`${at}: ${user} is no user in the broker's JAAS file (${broker.script})`);
+  if (broker !== undefined && !broker.variables.has(variable))
+    problems.push(`${at}: ${broker.name} is not given ${variable}`);
+  return problems;
+}
+
 export function composeProblems(
   file: string,
   compose: { services: Record<string, ComposeService> },
@@ -717,6 +800,9 @@ export function composeProblems(
     return typeof role !== 'string' && role.kind === 'cli' && role.command === 'setup';
   })?.[0];
   if (migrate === undefined) problems.push(`${where}: no service runs bin/ranking.js setup`);
+  const broker = composeBrokerUsers(file, compose);
+  if (broker === undefined)
+    problems.push(`${where}: no service mounts kafka/compose-init.sh (the broker's users)`);
   for (const [name, service] of Object.entries(compose.services)) {
     const ours = service.build !== undefined || service.image?.startsWith('ranking') === true;
     if (!ours) continue; // Kafka, PostgreSQL and Redis take their images' own variables.
@@ -737,6 +823,7 @@ export function composeProblems(
     for (const [variable, value] of Object.entries(composeEnvironment(service)))
       if (SECRET_VARIABLES.has(variable) && !/^\$\{[A-Z0-9_]+:\?[^}]*\}$/.test(value))
         problems.push(`${at}: ${variable} is written here, not read from deploy/.env (\${VAR:?})`);
+    problems.push(...composeUserProblems(at, composeEnvironment(service), broker));
     const { problems: found, port } = environmentProblems(
       at,
       composeEnvironment(service),
