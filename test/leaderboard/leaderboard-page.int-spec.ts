@@ -143,6 +143,14 @@ function startDay(forced: string | undefined): number {
   return Number(forced);
 }
 
+/**
+ * What the simulator takes as now when it plays the demo tournament and its day of backfill:
+ * after the stream's last day (2026-11-10 at the latest), so the data are the same whatever the
+ * clock says (laid out from the clock, the stream's boards fell out of the 30 kept beside the
+ * backfill's as the weeks went by, and the closes the backfill crossed moved with the hour).
+ */
+const SIMULATED_NOW = '2026-11-20T12:00:00+08:00';
+
 /** The page end to end: real data through both services, drawn by a real browser. */
 describe(`leaderboard page (headless Chromium, real services; start day ${START_DAY}, replay with RANKING_PAGE_START_DAY=${START_DAY})`, () => {
   const ladders = ladderRegistry();
@@ -202,8 +210,9 @@ describe(`leaderboard page (headless Chromium, real services; start day ${START_
       interval: 50,
       what: 'midway',
     });
-    // The demo tournament (for its view): what deploy/run.sh plays, a day of games.
-    await world.playDemoTournaments();
+    // The demo tournament (for its view): what deploy/run.sh plays, a day of games, laid out
+    // before SIMULATED_NOW.
+    await world.playDemoTournaments('warn', SIMULATED_NOW);
     await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
     await waitFor(async () => (await world.get('/ladders/qq-xiangqi/leaderboard')).status === 200, {
       timeout: 60_000,
@@ -662,7 +671,8 @@ describe(`leaderboard page (headless Chromium, real services; start day ${START_
     // The top player loses: a loss to a lower-rated player always moves a qq-elo rating (a win
     // over a far weaker one may round to no change).
     const [top, next] = before.rows;
-    const at = new Date(Date.now() - 60_000).toISOString();
+    // A minute after the simulator's now: after every game and close of the suite's data.
+    const at = new Date(Date.parse(SIMULATED_NOW) + 60_000).toISOString();
     await world.produce([
       JSON.stringify({
         id: `page-live-${randomBytes(4).toString('hex')}`,
