@@ -206,12 +206,16 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
   });
 
   it('given game servers publishing as game-server, then the rating, maintenance and leaderboard services, each on its own principal, fold them into the same state as the replay of the log and build the boards', async () => {
+    // The three days before now: the maintenance service closes every day up to its real clock,
+    // and the leaderboard keeps the newest 30 boards, so a stream at a fixed date would see its
+    // boards dropped (or not) as the weeks pass. Three days back, every board it names is kept.
     const lines = [
       ...generateEvents({
         seed: 1616,
         events: 3000,
         closes: true,
         days: 3,
+        start: new Date(Date.now() - 3 * 86_400_000).toISOString(),
         badShare: 0.02,
         correctionShare: 0.02,
         playersPerLadder: 30,
