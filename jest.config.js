@@ -25,6 +25,8 @@ export default {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'],
+      // RANKING_FC_SEED replays a property's failing draw.
+      setupFilesAfterEnv: ['<rootDir>/test/support/fast-check-seed.ts'],
     },
     {
       ...common,

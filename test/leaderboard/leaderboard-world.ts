@@ -131,9 +131,14 @@ export class LeaderboardWorld extends RatingScenario {
 
   /**
    * Plays the demo tournaments' games as `deploy/run.sh` does (a day of them, seed 5, through
-   * `ranking simulate`) into this world's topics; answers the simulator's output.
+   * `ranking simulate`) into this world's topics; answers the simulator's output. `now`: the
+   * instant the simulator takes as now (default the clock's), so that a suite which asserts on
+   * the games' days lays out the same games whenever it runs.
    */
-  async playDemoTournaments(logLevel = 'warn'): Promise<{ stdout: string; stderr: string }> {
+  async playDemoTournaments(
+    logLevel = 'warn',
+    now?: string,
+  ): Promise<{ stdout: string; stderr: string }> {
     return run(
       process.execPath,
       [
@@ -151,6 +156,7 @@ export class LeaderboardWorld extends RatingScenario {
         '1',
         '--seed',
         '5',
+        ...(now === undefined ? [] : ['--now', now]),
       ],
       { env: { ...process.env, KAFKA_TOPIC_PREFIX: this.prefix, LOG_LEVEL: logLevel } },
     );

@@ -314,12 +314,16 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
   });
 
   it('given game servers publishing games and hostile events to the intake as game-server, and ops its adjudications, then every service on its own principal folds the games into the same state as the replay of the log, builds the boards, applies nothing hostile, and the game servers read each hostile event back as not-permitted', async () => {
+    // The three days before now: the maintenance service closes every day up to its real clock,
+    // and the leaderboard keeps the newest 30 boards, so a stream at a fixed date would see its
+    // boards dropped (or not) as the weeks pass. Three days back, every board it names is kept.
     const lines = [
       ...generateEvents({
         seed: 1616,
         events: 3000,
         closes: true,
         days: 3,
+        start: new Date(Date.now() - 3 * 86_400_000).toISOString(),
         badShare: 0.02,
         correctionShare: 0.02,
         playersPerLadder: 30,

@@ -8,8 +8,12 @@ import { reject, safeDetail } from './rejection-codes.js';
 /** True when the text can be stored and encoded faithfully: no control, no lone surrogate. */
 function isSafe(text: string): boolean {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) return false;
-  // UTF-8 has no form for a lone surrogate: the round trip replaces it.
-  return new TextDecoder().decode(new TextEncoder().encode(text)) === text;
+  // UTF-8 has no form for a lone surrogate: the round trip replaces it. The decoder keeps a
+  // leading U+FEFF (by default it drops it as a byte order mark, so a safe text starting with
+  // one read as unsafe: about one draw in 70,000).
+  return (
+    new TextDecoder('utf-8', { ignoreBOM: true }).decode(new TextEncoder().encode(text)) === text
+  );
 }
 
 /** Any UTF-16 code units, lone surrogates and controls included. */
@@ -35,6 +39,7 @@ describe('safeDetail', () => {
     ['ASCII', '/players/0/result must be one of "win", "loss", "draw"'],
     ['an emoji (a surrogate pair)', 'player 😀 is not in game 𠀀'],
     ['CJK and U+00A0', '棋手\u00a0二'],
+    ['a leading U+FEFF', '\ufeffplayer'],
   ])('keeps %s as it is', (_what, detail) => {
     expect(safeDetail(detail)).toBe(detail);
   });

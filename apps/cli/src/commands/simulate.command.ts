@@ -4,6 +4,7 @@ import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
+import { instantFlag } from '../instant-flag.js';
 
 interface SimulateFlags {
   rate?: number;
@@ -12,6 +13,7 @@ interface SimulateFlags {
   players?: number;
   duration?: number;
   tournaments?: string;
+  now?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -68,7 +70,7 @@ export class SimulateCommand extends CommandRunner {
     const send = (topic: string, lines: string[]) =>
       producer.send({ topic, messages: lines.map((value) => ({ key: ladderOf(value), value })) });
     try {
-      const now = Date.now();
+      const now = flags.now ?? Date.now();
       const backfillStart = now - backfillDays * DAY_MS;
       for (const config of tournaments) {
         // Same seed, same log: measure it, then place it so that it ends an hour before the backfill.
@@ -123,8 +125,8 @@ export class SimulateCommand extends CommandRunner {
           topic: history,
         });
       }
-      // Live: a year of games spread so that their times follow the wall clock. No closes: the
-      // maintenance service keeps the live clock.
+      // Live: a year of games spread so that their times follow the wall clock (from --now).
+      // No closes: the maintenance service keeps the live clock.
       const yearEvents = rate * 365 * 86_400;
       const live = generateEvents({
         seed: seed * 2 + 1,
@@ -195,6 +197,15 @@ export class SimulateCommand extends CommandRunner {
   })
   parseTournaments(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--now <instant>',
+    description:
+      'the instant the backfill ends and the live games start (default: the clock), so that a run lays out the same games whenever it runs',
+  })
+  parseNow(value: string): number {
+    return instantFlag('--now', value);
   }
 
   @Option({ flags: '--duration <s>', description: 'stop after this many seconds (default: never)' })
