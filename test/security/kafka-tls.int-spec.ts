@@ -138,13 +138,13 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
     );
   });
 
-  it('with the CA, game-server produces and rating-service consumes over TLS', async () => {
+  it('with the CA, game-server produces to the intake and the intake service consumes it over TLS', async () => {
     const producer = kafkaClient(connectionOf(PRINCIPALS.gameServer), 'test-tls-game').producer();
     const value = `{"over":"tls","id":"${uniqueName('m')}"}`;
     await producer.connect();
     try {
       const [sent] = await producer.send({
-        topic: topics.ladderEvents,
+        topic: topics.gameResults,
         messages: [{ key: 'igame-gomoku', value }],
       });
       expect(sent!.errorCode).toBe(0);
@@ -152,13 +152,13 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
       await producer.disconnect();
     }
 
-    const consumer = kafkaClient(connectionOf(PRINCIPALS.rating), 'test-tls-rating').consumer({
-      groupId: consumerGroups(prefix).rating,
+    const consumer = kafkaClient(connectionOf(PRINCIPALS.intake), 'test-tls-intake').consumer({
+      groupId: consumerGroups(prefix).intake,
     });
     const received: string[] = [];
     await consumer.connect();
     try {
-      await consumer.subscribe({ topics: [topics.ladderEvents], fromBeginning: true });
+      await consumer.subscribe({ topics: [topics.gameResults], fromBeginning: true });
       await consumer.run({
         eachMessage: ({ message }) => {
           received.push(message.value?.toString() ?? '');
