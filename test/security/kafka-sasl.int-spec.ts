@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- kafkajs errors are walked untyped */
+ 
 import { generateEvents } from '@ranking/generator';
 import {
   consumerGroupPrefixes,
@@ -17,30 +17,14 @@ import {
   ServiceProcess,
   TEST_ENV,
   waitFor,
+  describeKafkaError,
+  refusal,
 } from '@ranking/testing';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { hostileEvents, seeded } from '../intake/game-server-stream.js';
 import { LeaderboardWorld } from '../leaderboard/leaderboard-world.js';
 
 const ladders = ladderRegistry();
-
-/** An error and its causes, as one line: kafkajs wraps a broker's refusal (`type`) in retry errors. */
-function describe_(error: unknown): string {
-  const parts: string[] = [];
-  for (let e = error as any; e && parts.length < 6; e = e.cause ?? e.originalError)
-    parts.push(`${e.type ?? ''} ${e.name ?? ''}: ${e.message ?? String(e)}`);
-  return parts.join(' <- ');
-}
-
-/** What a refused call failed with (it must fail). */
-async function refusal(call: () => Promise<unknown>): Promise<string> {
-  try {
-    await call();
-  } catch (error) {
-    return describe_(error);
-  }
-  throw new Error('the call succeeded');
-}
 
 /**
  * A client that gives up at once (a refusal is final; retrying would only slow the test), as
@@ -69,7 +53,7 @@ async function tryProduce(principal: Principal, topic: string): Promise<true | s
     await producer.send({ topic, messages: [{ key: 'probe', value: '{"not":"an event"}' }] });
     return true;
   } catch (error) {
-    return describe_(error);
+    return describeKafkaError(error);
   } finally {
     await producer.disconnect();
   }
@@ -93,7 +77,7 @@ async function tryConsume(
   const outcome = new Promise<true | string>((resolve) => {
     consumer.on(consumer.events.FETCH, () => resolve(true));
     consumer.on(consumer.events.CRASH, ({ payload }) =>
-      resolve(`${describe_(payload.error)} | ${logs.join(' | ')}`),
+      resolve(`${describeKafkaError(payload.error)} | ${logs.join(' | ')}`),
     );
   });
   try {
@@ -102,7 +86,7 @@ async function tryConsume(
     await consumer.run({ autoCommit: false, eachMessage: async () => {} });
     return await outcome;
   } catch (error) {
-    return `${describe_(error)} | ${logs.join(' | ')}`;
+    return `${describeKafkaError(error)} | ${logs.join(' | ')}`;
   } finally {
     await consumer.disconnect();
   }

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- kafkajs errors are walked untyped */
+ 
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,28 +26,11 @@ import {
   testKafka,
   uniqueName,
   waitFor,
+  refusal,
 } from '@ranking/testing';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 
 const run = promisify(execFile);
-
-/** An error and its causes, as one line (kafkajs wraps the socket's error in retry errors). */
-function describe_(error: unknown): string {
-  const parts: string[] = [];
-  for (let e = error as any; e && parts.length < 6; e = e.cause ?? e.originalError)
-    parts.push(`${e.name ?? ''}: ${e.message ?? String(e)}`);
-  return parts.join(' <- ');
-}
-
-/** What a refused call failed with (it must fail). */
-async function refusal(call: () => Promise<unknown>): Promise<string> {
-  try {
-    await call();
-  } catch (error) {
-    return describe_(error);
-  }
-  throw new Error('the call succeeded');
-}
 
 /** The connection a service makes from `env` (validated as at start-up), as `principal` over TLS. */
 const connectionOf = (principal: Principal, env: Record<string, string | undefined> = {}) =>

@@ -13,3 +13,4 @@ export * from './redis-cluster.js';
 export * from './kafka-principals.js';
 export * from './sized-value.js';
 export * from './instant-edges.js';
+export * from './kafka-refusal.js';
