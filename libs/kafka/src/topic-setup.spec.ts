@@ -14,11 +14,14 @@ describe('ensureTopics', () => {
         return Promise.resolve(true);
       },
     } as unknown as Admin;
-    expect(await ensureTopics(admin, topicLayout('p.'))).toEqual([
+    const missing = [
+      'p.ranking.game-results',
+      'p.ranking.game-results.rejected',
       'p.ranking.rating-changes',
       'p.ranking.dead-letter',
-    ]);
-    expect(created).toEqual(['p.ranking.rating-changes', 'p.ranking.dead-letter']);
+    ];
+    expect(await ensureTopics(admin, topicLayout('p.'))).toEqual(missing);
+    expect(created).toEqual(missing);
   });
 
   it('says to run `ranking setup` when the principal may not create them', async () => {
@@ -27,8 +30,8 @@ describe('ensureTopics', () => {
       errors: [{ type: 'TOPIC_AUTHORIZATION_FAILED' }, { type: 'TOPIC_AUTHORIZATION_FAILED' }],
     });
     const admin = adminWith([], () => Promise.reject(refused));
-    await expect(ensureTopics(admin, topicLayout('p.').slice(0, 2))).rejects.toThrow(
-      'topics p.ranking.ladder-events, p.ranking.rating-changes are missing or not visible to this principal, which may not create them: run `ranking setup` as ops and check the ACLs (TOPIC_AUTHORIZATION_FAILED: Topic creation errors)',
+    await expect(ensureTopics(admin, topicLayout('p.').slice(2, 4))).rejects.toThrow(
+      'topics p.ranking.ladder-events, p.ranking.rating-changes are missing or not visible to this principal, which may not create them: run `ranking setup` as the admin principal and check the ACLs (TOPIC_AUTHORIZATION_FAILED: Topic creation errors)',
     );
   });
 

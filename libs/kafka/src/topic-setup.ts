@@ -41,10 +41,10 @@ export async function ensureTopics(
     await admin.createTopics({ topics: [...missing], waitForLeaders: true });
   } catch (error) {
     // A principal without Create on them (every service on the SASL listener) sees only the
-    // topics it may describe: missing ones are the ops principal's to create.
+    // topics it may describe: missing ones are the admin's to create (`ranking setup`).
     if (/AUTHORIZATION_FAILED|not authorized/i.test(describeError(error)))
       throw new Error(
-        `topics ${missing.map((t) => t.topic).join(', ')} are missing or not visible to this principal, which may not create them: run \`ranking setup\` as ops and check the ACLs (${describeError(error)})`,
+        `topics ${missing.map((t) => t.topic).join(', ')} are missing or not visible to this principal, which may not create them: run \`ranking setup\` as the admin principal and check the ACLs (${describeError(error)})`,
         { cause: error },
       );
     throw error;
