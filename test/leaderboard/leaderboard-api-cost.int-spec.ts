@@ -196,7 +196,7 @@ describe('leaderboard API cost bounds', () => {
   });
 
   it('given 50 probes at once, then readiness is computed once a second at most and shared: one Kafka admin connection, not fifty', async () => {
-    const before = await metric('leaderboard_readiness_checks_total', { check: 'kafka' });
+    const before = await metric('ranking_readiness_checks_total', { check: 'kafka' });
     const started = Date.now();
     const replies = await Promise.all(
       Array.from({ length: 50 }, () => call(PROBE_PATHS.ready, { from: '127.0.0.9' })),
@@ -204,7 +204,7 @@ describe('leaderboard API cost bounds', () => {
     const seconds = Math.floor((Date.now() - started) / 1000);
     expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 50 }, () => 200));
     expect(replies[0]!.body.details.kafka).toMatchObject({ status: 'up' });
-    const runs = (await metric('leaderboard_readiness_checks_total', { check: 'kafka' })) - before;
+    const runs = (await metric('ranking_readiness_checks_total', { check: 'kafka' })) - before;
     // However long the 50 took: one run per started second at most (not one per probe).
     expect(runs).toBeLessThanOrEqual(1 + seconds);
     expect(runs).toBeLessThan(50);

@@ -11,3 +11,4 @@ export * from './http-service.js';
 export * from './http-limits.js';
 export * from './closed-on-shutdown.js';
 export * from './service-checks.js';
+export * from './shared-check.js';

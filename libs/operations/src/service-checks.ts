@@ -3,6 +3,8 @@ import type { ConsumerStatus } from '@ranking/kafka';
 import type { Kafka } from 'kafkajs';
 import { type HealthCheck, LIVENESS_CHECKS, READINESS_CHECKS } from './health-check.js';
 import { consumerLiveness, consumerReadiness, kafkaCheck, postgresCheck } from './health-checks.js';
+import { ServiceMetrics } from './service-metrics.js';
+import { sharedCheck } from './shared-check.js';
 
 /** A check of one more dependency, built from what its token provides. */
 export interface ExtraCheck {
@@ -13,7 +15,9 @@ export interface ExtraCheck {
 /**
  * The probes of a service built around one consumer: ready when PostgreSQL (if it keeps its
  * state there), any `extra` dependency, Kafka and the consumer are (the consumer at most
- * `maxLag` behind); live unless the consumer stopped for good.
+ * `maxLag` behind), each readiness check computed at most once a second and shared by the
+ * probes meanwhile (`sharedCheck`, counted in `ranking_readiness_checks_total`); live unless
+ * the consumer stopped for good.
  */
 export function consumerServiceChecks(options: {
   readonly db?: InjectionToken;
@@ -22,32 +26,30 @@ export function consumerServiceChecks(options: {
   readonly maxLag: number;
   readonly extra?: readonly ExtraCheck[];
 }): Provider[] {
-  const extra = options.extra ?? [];
+  // PostgreSQL first, then the service's own dependencies: the order the answers list them.
+  const extra: readonly ExtraCheck[] = [
+    ...(options.db ? [{ inject: options.db, check: postgresCheck as ExtraCheck['check'] }] : []),
+    ...(options.extra ?? []),
+  ];
   return [
     {
       provide: READINESS_CHECKS,
-      inject: [
-        ...(options.db ? [options.db] : []),
-        options.kafka,
-        options.consumer,
-        ...extra.map((e) => e.inject),
-      ],
-      useFactory: (...injected: unknown[]): HealthCheck[] => {
-        const db = options.db
-          ? (injected.shift() as { query(sql: string): Promise<unknown> })
-          : null;
-        const [kafka, consumer, ...dependencies] = injected as [
-          Kafka,
-          { status(): ConsumerStatus },
-          ...never[],
-        ];
-        return [
-          ...(db ? [postgresCheck(db)] : []),
+      inject: [ServiceMetrics, options.kafka, options.consumer, ...extra.map((e) => e.inject)],
+      useFactory: (
+        metrics: ServiceMetrics,
+        kafka: Kafka,
+        consumer: { status(): ConsumerStatus },
+        ...dependencies: never[]
+      ): HealthCheck[] =>
+        [
           ...extra.map((e, i) => e.check(dependencies[i]!)),
           kafkaCheck(kafka),
           consumerReadiness('consumer', consumer, options.maxLag),
-        ];
-      },
+        ].map((check) =>
+          // Probes are not rate limited and the Kafka check opens an admin connection: each
+          // check runs at most once a second, its answer shared meanwhile.
+          sharedCheck(check, (name) => metrics.readinessChecks.inc({ check: name })),
+        ),
     },
     {
       provide: LIVENESS_CHECKS,

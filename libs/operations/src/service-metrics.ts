@@ -62,6 +62,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly readinessChecks = new Counter({
+    name: 'ranking_readiness_checks_total',
+    help: 'Runs of each readiness check (at most one a second, its answer shared by the probes meanwhile)',
+    labelNames: ['check'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

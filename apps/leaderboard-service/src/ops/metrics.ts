@@ -30,8 +30,6 @@ export class Metrics {
 
   readonly pointInTimeRefused: Counter;
 
-  readonly readinessChecks: Counter<'check'>;
-
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
     this.boardBuild = shared.boardBuild;
@@ -95,12 +93,6 @@ export class Metrics {
     this.pointInTimeRefused = new Counter({
       name: 'leaderboard_point_in_time_refused_total',
       help: 'Requests for a board as of an instant answered 503 because every build slot and queue place was taken',
-      registers,
-    });
-    this.readinessChecks = new Counter({
-      name: 'leaderboard_readiness_checks_total',
-      help: 'Runs of each readiness check (at most one a second, shared by the probes meanwhile)',
-      labelNames: ['check'] as const,
       registers,
     });
   }

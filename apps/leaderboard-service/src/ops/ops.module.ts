@@ -1,18 +1,15 @@
-import { type DynamicModule, type FactoryProvider, Module, type Provider } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import {
   consumerServiceChecks,
   type HealthCheck,
   OPERATIONS_CONTROLLERS,
-  READINESS_CHECKS,
 } from '@ranking/operations';
 import { BoardKeeper } from '../boards/board-keeper.js';
 import { BoardsModule } from '../boards/boards.module.js';
 import { RatingChangesConsumer } from '../boards/rating-changes-consumer.js';
 import { DATA_SOURCE, KAFKA } from '../tokens.js';
-import { Metrics } from './metrics.js';
 import { OpsController } from './ops.controller.js';
-import { sharedCheck } from './shared-check.js';
 
 /** Boards in Redis are ready: Redis answers, and no ladder's boards are being rebuilt. */
 const redisCheck = (keeper: BoardKeeper): HealthCheck => ({
@@ -21,20 +18,6 @@ const redisCheck = (keeper: BoardKeeper): HealthCheck => ({
     if (!(await keeper.isReady())) throw new Error('boards are being rebuilt');
   },
 });
-
-/** The readiness checks, each run at most once a second and shared by the probes meanwhile. */
-function shared(provider: Provider): Provider {
-  const readiness = provider as FactoryProvider<HealthCheck[]>;
-  if (readiness.provide !== READINESS_CHECKS) return provider;
-  return {
-    provide: READINESS_CHECKS,
-    inject: [Metrics, ...(readiness.inject ?? [])],
-    useFactory: async (metrics: Metrics, ...dependencies: unknown[]) =>
-      (await readiness.useFactory(...dependencies)).map((check) =>
-        sharedCheck(check, (name) => metrics.readinessChecks.inc({ check: name })),
-      ),
-  };
-}
 
 /** /health, /health/live, /health/ready, /metrics and the bare /ping. */
 @Module({})
@@ -50,7 +33,7 @@ export class OpsModule {
         consumer: RatingChangesConsumer,
         maxLag: env.READY_MAX_LAG_MESSAGES,
         extra: [{ inject: BoardKeeper, check: redisCheck }],
-      }).map(shared),
+      }),
     };
   }
 }

@@ -1,4 +1,4 @@
-import type { HealthCheck } from '@ranking/operations';
+import type { HealthCheck } from './health-check.js';
 import { sharedCheck } from './shared-check.js';
 
 describe('sharedCheck', () => {

@@ -1,4 +1,4 @@
-import { CHECK_TIMEOUT_MS, type HealthCheck } from '@ranking/operations';
+import { CHECK_TIMEOUT_MS, type HealthCheck } from './health-check.js';
 
 /** A readiness check runs at most this often; the probes meanwhile share its answer. */
 export const CHECK_INTERVAL_MS = 1_000;
