@@ -1,4 +1,3 @@
- 
 import { generateEvents } from '@ranking/generator';
 import {
   consumerGroupPrefixes,
