@@ -48,3 +48,6 @@ export * from './spearman.js';
 export * from './board-ranks.js';
 export * from './what-if-report.js';
 export * from './game-result-admission.js';
+export * from './ladder-store.js';
+export * from './ladder-snapshot-codec.js';
+export * from './store-fold.js';

@@ -203,6 +203,24 @@ export class LadderFold {
     return fold;
   }
 
+  /**
+   * A fold of a ladder's log resumed from a snapshot of its first `snapshot.accepted` events, to
+   * hand the rest of that log to (`evolve`), with the annulments of the whole log known up front
+   * (positions counted in it): `refolding` from a snapshot. Only valid when no annulment standing
+   * at or after the snapshot covers a game before it (`foldFromStore` checks this); those before
+   * it are in the snapshot's state already.
+   */
+  static resuming(
+    ladder: LadderConfig,
+    snapshot: LadderSnapshot,
+    annulments: readonly Annulment[],
+  ): LadderFold {
+    const fold = LadderFold.restore(ladder, snapshot);
+    fold.evolved = snapshot.accepted;
+    fold.coverage = new Coverage(annulments.filter((a) => a.position >= snapshot.accepted));
+    return fold;
+  }
+
   /** The players this fold wrote since it was restored (all of them for a fresh fold). */
   changedPlayers(): PlayerState[] {
     const written = this.written;
@@ -239,6 +257,11 @@ export class LadderFold {
       const saved = this.skillBook?.savedGame(id);
       return [id, this.book.encoded(id)!, saved === undefined ? null : encodeSkillGame(saved)];
     });
+  }
+
+  /** The periods this ladder closed, as `period:key`. */
+  closedPeriods(): string[] {
+    return [...this.closed];
   }
 
   /** How many games the ladder keeps a record of. */

@@ -1,0 +1,75 @@
+import { instantMillis, type LadderEvent } from '@ranking/contracts';
+import { type Annulment, annulmentsOf } from './annulment.js';
+import type { LadderConfig } from './ladder-config.js';
+import type { LadderFold } from './ladder-fold.js';
+import { encodeSnapshot, SnapshotDecoder, snapshotMismatch } from './ladder-snapshot-codec.js';
+import type { LadderStore, StoredSnapshot } from './ladder-store.js';
+
+/**
+ * A ladder store in memory for the core's specs: one ladder's log and its snapshots, kept as
+ * encoded lines (so every use goes through the codec, as PostgreSQL's store does).
+ */
+export class MemoryLadderStore implements LadderStore {
+  private readonly snapshots = new Map<number, string[]>();
+  /** How many events `events` handed out, over all calls. */
+  read = 0;
+
+  constructor(
+    private readonly ladder: LadderConfig,
+    readonly log: readonly LadderEvent[],
+    private readonly batch = 7,
+  ) {}
+
+  save(fold: LadderFold): void {
+    const position = fold.accepted;
+    const lastEventId = position === 0 ? '' : this.log[position - 1]!.id;
+    this.snapshots.set(position, [...encodeSnapshot(fold, lastEventId)]);
+  }
+
+  /** A snapshot's lines, to damage in a test. */
+  lines(position: number): string[] | undefined {
+    return this.snapshots.get(position);
+  }
+
+  async *events(_ladder: string, after: number, upTo: number) {
+    for (let at = after; at < upTo; at += this.batch) {
+      const batch = this.log.slice(at, Math.min(at + this.batch, upTo));
+      this.read += batch.length;
+      yield batch;
+    }
+  }
+
+  async lastPosition(): Promise<number> {
+    return this.log.length;
+  }
+
+  async annulments(): Promise<readonly Annulment[]> {
+    return annulmentsOf(this.log);
+  }
+
+  async firstCovered(_ladder: string, a: Annulment): Promise<number | null> {
+    for (let at = 0; at < a.position; at++) {
+      const e = this.log[at]!;
+      if (e.type !== 'game.finished' || instantMillis(e.finishedAt) < a.since) continue;
+      if (e.players.some((p) => p.id === a.player)) return at;
+    }
+    return null;
+  }
+
+  async snapshotPositions(): Promise<readonly number[]> {
+    return [...this.snapshots.keys()].sort((a, b) => b - a);
+  }
+
+  async snapshot(_ladder: string, position: number): Promise<StoredSnapshot | null> {
+    const lines = this.snapshots.get(position);
+    if (!lines) return null;
+    const decoder = new SnapshotDecoder(this.ladder);
+    decoder.line(lines[0]!);
+    if (snapshotMismatch(decoder.first!, this.ladder) !== null) return null;
+    const snapshot = decoder.first!;
+    if (snapshot.position > 0 && this.log[snapshot.position - 1]?.id !== snapshot.lastEventId)
+      return null;
+    for (const line of lines.slice(1)) decoder.line(line);
+    return decoder.result();
+  }
+}

@@ -1,0 +1,155 @@
+import type { LadderEvent } from '@ranking/contracts';
+import { generateEvents } from '@ranking/generator';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { BUILT_IN_LADDERS, type LadderConfig } from './ladder-config.js';
+import { LadderFold } from './ladder-fold.js';
+import { encodeSnapshot } from './ladder-snapshot-codec.js';
+import { MemoryLadderStore } from './memory-ladder-store.fixture.js';
+import { ReplayEngine } from './replay-engine.js';
+import { foldFromStore } from './store-fold.js';
+
+/** The accepted events of one ladder from a generated stream: what its event store holds. */
+function storedLog(
+  ladder: LadderConfig,
+  seed: number,
+  events: number,
+  annulmentShare = 0.04,
+): LadderEvent[] {
+  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]), { simulate: false });
+  const log: LadderEvent[] = [];
+  const lines = generateEvents({
+    seed,
+    events,
+    ladders: [ladder],
+    days: 20,
+    playersPerLadder: 12,
+    correctionShare: 0.08,
+    annulmentShare,
+  });
+  for (const line of lines) {
+    const result = engine.ingestLine(line);
+    if (result.kind === 'accepted') log.push(result.event);
+  }
+  return log;
+}
+
+/** A fold's whole state as text: players, skill estimates, closes and every stored game row. */
+const stateOf = (fold: LadderFold): string =>
+  [...encodeSnapshot(fold, '')].slice(1).join('\n') + fold.closedPeriods().join();
+
+const ladders = BUILT_IN_LADDERS.filter((l) =>
+  ['qq-gomoku', 'igame-gomoku', 'xinbo-go', 'squares-classic'].includes(l.id),
+);
+
+describe('foldFromStore: a ladder folded from its store (ADR 24)', () => {
+  it('Given snapshots at any positions, When a ladder is folded from its store, Then the state is fromLog of the whole log and it starts from a snapshot no annulment after it reaches back past', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: ladders.length - 1 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
+        async (which, seed, cuts) => {
+          const ladder = ladders[which]!;
+          const log = storedLog(ladder, seed, 240);
+          const store = new MemoryLadderStore(ladder, log);
+          for (const cut of cuts) {
+            const at = Math.floor(cut * log.length);
+            store.save((await foldFromStore(store, ladder, { upTo: at, fromStart: true })).fold);
+          }
+          const expected = LadderFold.fromLog(ladder, log, undefined, { skill: true });
+          const got = await foldFromStore(store, ladder);
+          expect(got.rejected).toBe(0);
+          expect(got.position).toBe(log.length);
+          expect(got.fold.accepted).toBe(log.length);
+          expect(stateOf(got.fold)).toBe(stateOf(expected));
+          // The start it chose is one of the snapshots (or the log's start) that no later
+          // annulment reaches back past, and the newest such.
+          const usable = [0, ...(await store.snapshotPositions())].filter(
+            (p) =>
+              p <= log.length &&
+              log.every(
+                (e, i) => e.type !== 'player.annulled' || i < p || !coversBefore(log, i, p),
+              ),
+          );
+          expect(got.from).toBe(Math.max(...usable));
+          expect(got.events).toBe(log.length - got.from);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('Given a dry-run annulment after the stored log, When folded from the store, Then the state is fromLog of the log with it', async () => {
+    const ladder = ladders[0]!;
+    const log = storedLog(ladder, 77, 300, 0);
+    const store = new MemoryLadderStore(ladder, log);
+    const half = await foldFromStore(store, ladder, { upTo: Math.floor(log.length / 2) });
+    store.save(half.fold);
+    const late = log.filter((e) => e.type === 'game.finished').at(-20)!;
+    if (late.type !== 'game.finished') throw new Error('no game');
+    const annul: LadderEvent = {
+      type: 'player.annulled',
+      id: 'dry-run-annulment',
+      ladder: ladder.id,
+      player: late.players[0]!.id,
+      since: late.finishedAt,
+      annulledAt: '2030-01-01T00:00:00Z',
+      reason: 'fair-play review',
+    } as LadderEvent;
+    const got = await foldFromStore(store, ladder, { then: [annul] });
+    const expected = LadderFold.fromLog(ladder, [...log, annul], undefined, { skill: true });
+    expect(stateOf(got.fold)).toBe(stateOf(expected));
+    expect(got.from).toBe(half.position);
+  });
+
+  it('Given a lost, damaged, foreign or older-format snapshot, When folded from the store, Then it is not used and the state is the same', async () => {
+    const ladder = ladders[1]!;
+    const log = storedLog(ladder, 5, 200);
+    const expected = stateOf(LadderFold.fromLog(ladder, log, undefined, { skill: true }));
+    const at = Math.floor(log.length * 0.8);
+    for (const damage of ['format', 'config', 'event'] as const) {
+      const store = new MemoryLadderStore(ladder, log);
+      store.save((await foldFromStore(store, ladder, { upTo: at })).fold);
+      const lines = store.lines(at)!;
+      const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+      if (damage === 'format') header['format'] = 0;
+      if (damage === 'config') header['config'] = 'another';
+      if (damage === 'event') header['lastEventId'] = 'not-this-log';
+      lines[0] = JSON.stringify(header);
+      const got = await foldFromStore(store, ladder);
+      expect([damage, got.from]).toEqual([damage, 0]);
+      expect(stateOf(got.fold)).toBe(expected);
+    }
+  });
+});
+
+/** Whether the annulment at `at` covers a game standing before position `p`. */
+function coversBefore(log: readonly LadderEvent[], at: number, p: number): boolean {
+  const a = log[at]!;
+  if (a.type !== 'player.annulled') return false;
+  const since = Date.parse(a.since);
+  return log
+    .slice(0, p)
+    .some(
+      (e) =>
+        e.type === 'game.finished' &&
+        Date.parse(e.finishedAt) >= since &&
+        e.players.some((x) => x.id === a.player),
+    );
+}
+
+describe('SNAPSHOT_FORMAT', () => {
+  it('Given a fixed log, When folded, Then its snapshot text has the pinned digest (if the fold changed, bump SNAPSHOT_FORMAT, then this digest)', () => {
+    const digest = createHash('sha256');
+    for (const ladder of ladders) {
+      const fold = LadderFold.fromLog(ladder, storedLog(ladder, 2026, 400), undefined, {
+        skill: true,
+      });
+      for (const line of encodeSnapshot(fold, 'x')) digest.update(`${line}\n`);
+    }
+    expect(digest.digest('hex')).toBe(
+      '9b816b0b6de2296b2a88dd61e68447a155fe385d984c83ea0c1212bc3b3c99cd',
+    );
+  });
+});
