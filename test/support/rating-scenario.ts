@@ -146,6 +146,12 @@ export class RatingScenario {
   }
 
   /** Every produced message is behind the stored checkpoints. */
+  /** Annulments accepted into the store and not yet swapped in by the refold thread. */
+  async pendingAnnulments(): Promise<number> {
+    const [row] = await this.db.query('SELECT count(*) AS n FROM pending_annulments');
+    return Number(row.n);
+  }
+
   async drained(): Promise<boolean> {
     const admin = this.kafka.admin();
     await admin.connect();
@@ -156,7 +162,11 @@ export class RatingScenario {
         [this.topics.ladderEvents],
       );
       const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
-      return ends.every((e) => Number(e.high) === 0 || stored.get(e.partition) === Number(e.high));
+      const consumed = ends.every(
+        (e) => Number(e.high) === 0 || stored.get(e.partition) === Number(e.high),
+      );
+      // Annulments are swapped in beside the consumer (ADR 24): applied once none is pending.
+      return consumed && (await this.pendingAnnulments()) === 0;
     } finally {
       await admin.disconnect();
     }

@@ -60,11 +60,15 @@ const since = cheaterGames[Math.floor(cheaterGames.length / 2)]!.finishedAt;
 const coveredGame = cheaterGames.at(-1)!;
 const lastEarly = early.at(-1)!.finishedAt;
 
-const withAnnulments = [
+/** Sent first, and swapped in before the rest is sent (events meanwhile are provisional). */
+const firstPart = [
   ...stream.slice(0, cut),
   annulment('annul-1', cheater, since, lastEarly),
   // A player the ladder never saw: accepted, covers nothing.
   annulment('annul-nobody', 'no-such-player', '2020-01-01T00:00:00Z', lastEarly),
+];
+const withAnnulments = [
+  ...firstPart,
   // A correction of a covered game after the annulment: it changes nothing.
   JSON.stringify({
     id: 'correct-covered',
@@ -104,7 +108,13 @@ describe('annulment in the rating service (real Kafka and PostgreSQL)', () => {
     const rating = world.service();
     rating.start();
     try {
-      await world.produce(withAnnulments);
+      await world.produce(firstPart);
+      await waitFor(() => world.drained(), {
+        timeout: 120_000,
+        interval: 250,
+        what: 'the first part to drain and its annulments to be swapped in',
+      });
+      await world.produce(withAnnulments.slice(firstPart.length));
       await waitFor(() => world.drained(), {
         timeout: 120_000,
         interval: 250,
@@ -205,9 +215,10 @@ describe('annulment in the rating service (real Kafka and PostgreSQL)', () => {
       expect(await world.storedEvents()).toBe(stored);
       const id = (await cli(...since)).stdout.trim();
       expect(id).toMatch(/^annulment:igame-gomoku:/);
-      await waitFor(async () => (await world.storedEvents()) === stored + 1, {
-        what: 'the published annulment to be applied',
-      });
+      await waitFor(
+        async () => (await world.storedEvents()) === stored + 1 && (await world.drained()),
+        { what: 'the published annulment to be swapped in' },
+      );
       const rows: { player: string; after: string }[] = await world.db.query(
         `SELECT player, after FROM rating_history WHERE event_id = $1 ORDER BY player`,
         [id],

@@ -39,7 +39,6 @@ import {
   type StoredEvent,
   unprocessable,
 } from '@ranking/persistence';
-import { applyAnnulment } from './ladder-refold.js';
 
 /** A game's saved skill estimates with its id, as a skill snapshot lists them. */
 type SkillGameRow = SkillGame & { readonly id: string };
@@ -61,6 +60,7 @@ interface Pending {
   voids: { ladder: string; seq: number; eventId: string; reason: string }[];
   rejected: RejectedMessage[];
   outbox: OutboxMessage[];
+  annulments: { ladder: string; seq: number; eventId: string }[];
 }
 
 /** A message with its parse, done once per message. */
@@ -98,7 +98,14 @@ export class BatchProcessor {
       p.outcome.ok && this.ladders.has(p.outcome.event.ladder) ? [p.outcome.event.ladder] : [],
     );
     const counters = await this.repo.lockLadders(ladderIds);
-    const pending: Pending = { events: [], history: [], voids: [], rejected: [], outbox: [] };
+    const pending: Pending = {
+      events: [],
+      history: [],
+      voids: [],
+      rejected: [],
+      outbox: [],
+      annulments: [],
+    };
     let accepted = 0;
     let duplicates = 0;
     let segment: Parsed[] = [];
@@ -111,15 +118,15 @@ export class BatchProcessor {
     };
     for (const item of parsed) {
       const { outcome } = item;
-      // A close touches every player and an annulment re-folds the whole ladder: each one
-      // is applied on its own, after what came before it in the batch.
+      // A close touches every player and an annulment is left pending for the refolder: each
+      // one is taken on its own, after what came before it in the batch.
       const event = outcome.ok ? outcome.event : null;
       const whole =
         event?.type === 'period.closed' || event?.type === 'player.annulled' ? event : null;
       if (whole && this.ladders.has(whole.ladder) && !known.has(whole.id)) {
         await flush();
         if (whole.type === 'period.closed') await this.applyClose(whole, counters, pending);
-        else await this.annul(whole, counters, pending);
+        else this.annul(whole, counters, pending);
         known.add(whole.id);
         accepted++;
         continue;
@@ -130,6 +137,7 @@ export class BatchProcessor {
     await this.repo.appendEvents(pending.events);
     await this.repo.appendHistory(pending.history);
     await this.repo.recordVoids(pending.voids);
+    await this.repo.recordPendingAnnulments(pending.annulments);
     await this.log.recordRejected(pending.rejected);
     await this.log.enqueue(pending.outbox);
     await this.repo.saveLadders(counters);
@@ -313,24 +321,17 @@ export class BatchProcessor {
   }
 
   /**
-   * An annulment: the batch so far is written, so that the ladder's stored log ends with it,
-   * then the ladder is re-folded from that log (ladder-refold.ts), with one history row per
-   * player it moved and one summary message.
+   * An annulment: accepted into the store and left pending. The rating service's refolder
+   * re-folds the ladder beside the consumer and swaps it in later (ADR 24), so the partition
+   * never waits for a re-fold; until then the ladder goes on from its state without it.
    */
-  private async annul(
+  private annul(
     event: PlayerAnnulled,
     counters: Map<string, LadderCounters>,
     pending: Pending,
-  ): Promise<void> {
-    const ladder = this.ladders.get(event.ladder)!;
+  ): void {
     const seq = this.accept(event, counters, pending);
-    await this.repo.appendEvents(pending.events);
-    pending.events = [];
-    await this.repo.appendHistory(pending.history);
-    pending.history = [];
-    const { changes, players, skill } = await applyAnnulment(this.sql, ladder, event);
-    for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
-    this.publishChanges(event, seq, [], changes.length, pending);
+    pending.annulments.push({ ladder: event.ladder, seq, eventId: event.id });
   }
 
   /**

@@ -12,6 +12,7 @@ import type { LadderConfig } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from './outbox-relay.js';
 import { RatingConsumer } from './rating-consumer.js';
+import { RefoldThread } from './refold-thread.js';
 import { DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS, OUTBOX_HANDOFF } from './tokens.js';
 
 @Module({})
@@ -50,6 +51,7 @@ const providers = (env: Environment, ladders: ReadonlyMap<string, LadderConfig>)
   },
   OutboxRelay,
   RatingConsumer,
+  RefoldThread,
   ...consumerServiceChecks({
     db: DATA_SOURCE,
     kafka: KAFKA,

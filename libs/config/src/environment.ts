@@ -233,6 +233,23 @@ export class Environment {
   RATING_TRANSACTIONS_IN_FLIGHT = 3;
 
   /**
+   * Events between a ladder's snapshots (ADR 24): the rating service writes one beside its
+   * consumer each time a ladder has taken this many events since its newest.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of events (100-100000000)' })
+  @Min(100, { message: 'must be a whole number of events (100-100000000)' })
+  @Max(100_000_000, { message: 'must be a whole number of events (100-100000000)' })
+  SNAPSHOT_EVERY_EVENTS = 100_000;
+
+  /** Snapshots kept per ladder, the newest (an annulment reaching further back starts further back). */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of snapshots (1-1000)' })
+  @Min(1, { message: 'must be a whole number of snapshots (1-1000)' })
+  @Max(1000, { message: 'must be a whole number of snapshots (1-1000)' })
+  SNAPSHOTS_KEPT = 12;
+
+  /**
    * A consumer is ready (`GET /health/ready`) while it is at most this many messages behind the
    * end of its topic: a replica far behind should not count as serving.
    */

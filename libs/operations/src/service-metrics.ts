@@ -69,6 +69,21 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly annulmentSwaps = new Histogram({
+    name: 'ranking_annulment_swap_seconds',
+    help: 'Annulments swapped in beside the consumer: the re-fold (phase=refold) and the ladder lock held for the swap (phase=lock)',
+    labelNames: ['phase'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  readonly snapshotsWritten = new Counter({
+    name: 'ranking_snapshots_written_total',
+    help: 'Ladder snapshots written by the rating service',
+    labelNames: ['ladder'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

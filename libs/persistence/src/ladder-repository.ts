@@ -319,6 +319,18 @@ export class LadderRepository {
     );
   }
 
+  /** Annulments accepted into the store, for the refolder to swap in (ADR 24). */
+  async recordPendingAnnulments(
+    rows: readonly { ladder: string; seq: number; eventId: string }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO pending_annulments (ladder, seq, event_id)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])`,
+      [rows.map((r) => r.ladder), rows.map((r) => r.seq), rows.map((r) => r.eventId)],
+    );
+  }
+
   async appendHistory(rows: readonly HistoryRow[]): Promise<void> {
     await appendRows(
       this.sql,

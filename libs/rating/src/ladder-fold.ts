@@ -221,6 +221,13 @@ export class LadderFold {
     return fold;
   }
 
+  /** From here on, `changedPlayers` and `changedGameRows` list only what the fold writes next. */
+  markWritten(): void {
+    this.written = new Set();
+    this.book.markUnchanged();
+    this.skillBook?.markWritten();
+  }
+
   /** The players this fold wrote since it was restored (all of them for a fresh fold). */
   changedPlayers(): PlayerState[] {
     const written = this.written;

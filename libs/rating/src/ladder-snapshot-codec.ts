@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { GameRecord } from './game-record.js';
 import { decodeRecord } from './game-record-codec.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -21,7 +20,7 @@ export const SNAPSHOT_FORMAT = 1;
 export interface SnapshotHeader {
   readonly format: number;
   readonly ladder: string;
-  /** The ladder's configuration digest: a snapshot of a ladder configured otherwise is ignored. */
+  /** The ladder's configuration as text: a snapshot of a ladder configured otherwise is ignored. */
   readonly config: string;
   readonly position: number;
   readonly lastEventId: string;
@@ -29,11 +28,10 @@ export interface SnapshotHeader {
   readonly skill: boolean;
 }
 
-/** A digest of what a ladder's fold depends on in its configuration. */
+/** What a ladder's fold depends on in its configuration, as text (compared, never parsed). */
 export function ladderConfigDigest(ladder: LadderConfig): string {
   const { id, ruleSet, startRating, precision, timezone, rankedAfter, params } = ladder;
-  const text = JSON.stringify([id, ruleSet, startRating, precision, timezone, rankedAfter, params]);
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return JSON.stringify([id, ruleSet, startRating, precision, timezone, rankedAfter, params]);
 }
 
 /**

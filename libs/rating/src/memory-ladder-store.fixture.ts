@@ -35,32 +35,39 @@ export class MemoryLadderStore implements LadderStore {
     for (let at = after; at < upTo; at += this.batch) {
       const batch = this.log.slice(at, Math.min(at + this.batch, upTo));
       this.read += batch.length;
-      yield batch;
+      // A store's read takes a turn of the event loop, as PostgreSQL's does.
+      yield await Promise.resolve(batch);
     }
   }
 
-  async lastPosition(): Promise<number> {
-    return this.log.length;
+  lastPosition(): Promise<number> {
+    return Promise.resolve(this.log.length);
   }
 
-  async annulments(): Promise<readonly Annulment[]> {
-    return annulmentsOf(this.log);
+  annulments(): Promise<readonly Annulment[]> {
+    return Promise.resolve(annulmentsOf(this.log));
   }
 
-  async firstCovered(_ladder: string, a: Annulment): Promise<number | null> {
-    for (let at = 0; at < a.position; at++) {
-      const e = this.log[at]!;
-      if (e.type !== 'game.finished' || instantMillis(e.finishedAt) < a.since) continue;
-      if (e.players.some((p) => p.id === a.player)) return at;
-    }
-    return null;
+  firstCovered(_ladder: string, a: Annulment): Promise<number | null> {
+    const at = this.log.findIndex(
+      (e, i) =>
+        i < a.position &&
+        e.type === 'game.finished' &&
+        instantMillis(e.finishedAt) >= a.since &&
+        e.players.some((p) => p.id === a.player),
+    );
+    return Promise.resolve(at < 0 ? null : at);
   }
 
-  async snapshotPositions(): Promise<readonly number[]> {
-    return [...this.snapshots.keys()].sort((a, b) => b - a);
+  snapshotPositions(): Promise<readonly number[]> {
+    return Promise.resolve([...this.snapshots.keys()].sort((a, b) => b - a));
   }
 
-  async snapshot(_ladder: string, position: number): Promise<StoredSnapshot | null> {
+  snapshot(_ladder: string, position: number): Promise<StoredSnapshot | null> {
+    return Promise.resolve(this.decoded(position));
+  }
+
+  private decoded(position: number): StoredSnapshot | null {
     const lines = this.snapshots.get(position);
     if (!lines) return null;
     const decoder = new SnapshotDecoder(this.ladder);

@@ -179,6 +179,12 @@ export class SkillBook {
     return book;
   }
 
+  /** From here on, the book lists as written only what it writes next. */
+  markWritten(): void {
+    this.writtenPlayers = new Set();
+    this.writtenGames = new Set();
+  }
+
   /** The players written since `restore` (every player for a fresh book). */
   changedPlayers(): (SkillState & { readonly id: string })[] {
     const ids = this.writtenPlayers ?? this.states.keys();

@@ -149,7 +149,7 @@ describe('SNAPSHOT_FORMAT', () => {
       for (const line of encodeSnapshot(fold, 'x')) digest.update(`${line}\n`);
     }
     expect(digest.digest('hex')).toBe(
-      '9b816b0b6de2296b2a88dd61e68447a155fe385d984c83ea0c1212bc3b3c99cd',
+      '3fedc4f457e30ea855c52d9763826f7219e9f58df4bc51c152fc42da238620ab',
     );
   });
 });

@@ -1,0 +1,303 @@
+import type { PlayerAnnulled } from '@ranking/contracts';
+import {
+  boardStandingOf,
+  type HistoryRow,
+  LadderRepository,
+  LadderSnapshots,
+  MessageLog,
+  PgLadderStore,
+  type Sql,
+  sqlOf,
+} from '@ranking/persistence';
+import {
+  annulmentMessage,
+  annulmentOf,
+  annulmentWhy,
+  foldFromStore,
+  type LadderConfig,
+  type LadderFold,
+  type PlayerState,
+  refoldDiff,
+  type SkillState,
+} from '@ranking/rating';
+import type { DataSource } from 'typeorm';
+
+/** Rows read or written per statement. */
+const PAGE = 10_000;
+/** Game rows per transaction written before the swap (each holds their row locks that long). */
+const PRE_WRITE = 5_000;
+
+/** What one swap did, for the log and the bench. */
+export interface SwapReport {
+  readonly ladder: string;
+  readonly annulments: number;
+  /** Where the re-fold started (a snapshot's position, or 0) and the position it read to. */
+  readonly from: number;
+  readonly read: number;
+  /** The position the swap brought the ladder to, and events folded under the lock to get there. */
+  readonly swappedAt: number;
+  readonly caughtUp: number;
+  readonly moved: number;
+  readonly refoldSeconds: number;
+  readonly lockSeconds: number;
+}
+
+export interface RefolderOptions {
+  readonly topics: { readonly ratingChanges: string };
+  readonly snapshotEvery: number;
+  readonly snapshotsKept: number;
+}
+
+interface Pending {
+  readonly seq: number;
+  readonly event: PlayerAnnulled;
+}
+
+const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
+
+/**
+ * Annulments applied beside the consumer (ADR 24). The batch accepts a `player.annulled` into
+ * the store and leaves it pending; this re-folds the ladder from its store (foldFromStore, from
+ * a snapshot) on its own connection while the partition keeps flowing, writes the game rows of
+ * that re-fold, then, holding the ladder's lock only for that, folds the events that arrived
+ * meanwhile and swaps the players in: the ladder becomes exactly the fold of its log with the
+ * annulment where it stands. It also keeps each ladder's snapshots.
+ */
+export class AnnulmentRefolder {
+  constructor(
+    private readonly db: DataSource,
+    private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly options: RefolderOptions,
+  ) {}
+
+  /** Ladders with annulments waiting, the longest waiting first. */
+  async pendingLadders(): Promise<string[]> {
+    const rows = await this.db.query<{ ladder: string }[]>(
+      'SELECT ladder FROM pending_annulments GROUP BY ladder ORDER BY min(accepted_at), ladder',
+    );
+    return rows.map((r) => r.ladder).filter((l) => this.ladders.has(l));
+  }
+
+  /** Re-folds a ladder with its pending annulments and swaps it in; null when none is pending. */
+  async refold(ladderId: string): Promise<SwapReport | null> {
+    const ladder = this.configOf(ladderId);
+    const started = process.hrtime.bigint();
+    const read = await this.db.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlOf(manager);
+      const pending = await pendingOf(sql, ladder.id, Number.MAX_SAFE_INTEGER);
+      if (pending.length === 0) return null;
+      const store = new PgLadderStore(sql, this.ladders);
+      // An annulment that covers no game changes nothing: no re-fold for it.
+      let covers = false;
+      for (const p of pending)
+        if ((await store.firstCovered(ladder.id, annulmentOf(p.event, p.seq - 1))) !== null)
+          covers = true;
+      if (!covers) return { pending, refold: null };
+      return { pending, refold: await foldFromStore(store, ladder) };
+    });
+    if (read === null) return null;
+    if (read.refold === null) return this.settleWithoutRefold(ladder, read.pending);
+    const { fold, from, position, rejected } = read.refold;
+    if (rejected > 0)
+      throw new Error(
+        `ladder ${ladder.id}: the re-fold rejected ${rejected} stored events (was the ladder configured otherwise?)`,
+      );
+    // The re-fold's game rows, written before the lock in small transactions: only corrections
+    // use them, and any game an event after `position` touched is written again at the swap.
+    const rows = fold.changedGameRows();
+    for (let i = 0; i < rows.length; i += PRE_WRITE)
+      await this.db.transaction((manager) =>
+        new LadderRepository(sqlOf(manager)).upsertGamesOf([
+          [ladder.id, rows.slice(i, i + PRE_WRITE)],
+        ]),
+      );
+    fold.markWritten();
+    const refoldSeconds = seconds(started);
+    const locked = process.hrtime.bigint();
+    let swap;
+    try {
+      swap = await this.db.transaction((manager) => this.swap(sqlOf(manager), fold, position));
+    } catch (error) {
+      if (error instanceof AnnulledMeanwhile) return this.refold(ladderId);
+      throw error;
+    }
+    const lockSeconds = seconds(locked);
+    await this.saveSnapshot(fold, swap.lastEventId);
+    return {
+      ladder: ladder.id,
+      annulments: swap.annulments,
+      from,
+      read: position,
+      swappedAt: swap.swappedAt,
+      caughtUp: swap.swappedAt - position,
+      moved: swap.moved,
+      refoldSeconds,
+      lockSeconds,
+    };
+  }
+
+  /**
+   * Writes a snapshot of a ladder that took `snapshotEvery` events since its newest one (one a
+   * call, so that pending annulments never wait behind a long series). Returns its position.
+   */
+  async snapshotDue(): Promise<{ ladder: string; position: number; seconds: number } | null> {
+    const rows = await this.db.query<{ ladder: string; last_seq: string; newest: string | null }[]>(
+      `SELECT l.ladder, l.last_seq, (SELECT max(position) FROM ladder_snapshots s WHERE s.ladder = l.ladder) AS newest
+       FROM ladders l WHERE l.last_seq > 0 ORDER BY l.ladder`,
+    );
+    for (const row of rows) {
+      const ladder = this.ladders.get(row.ladder);
+      if (!ladder) continue;
+      const newest = Number(row.newest ?? 0);
+      if (Number(row.last_seq) - newest < this.options.snapshotEvery) continue;
+      const started = process.hrtime.bigint();
+      const upTo = newest + this.options.snapshotEvery;
+      const { fold, rejected } = await this.db.transaction('REPEATABLE READ', (manager) =>
+        foldFromStore(new PgLadderStore(sqlOf(manager), this.ladders), ladder, { upTo }),
+      );
+      if (rejected > 0)
+        throw new Error(
+          `ladder ${ladder.id}: a snapshot's fold rejected ${rejected} stored events`,
+        );
+      const [event] = await this.db.query<{ event_id: string }[]>(
+        'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
+        [ladder.id, upTo],
+      );
+      await this.saveSnapshot(fold, event!.event_id);
+      return { ladder: ladder.id, position: upTo, seconds: seconds(started) };
+    }
+    return null;
+  }
+
+  /** Under the ladder's lock: the events since the read, then the players, history and message. */
+  private async swap(sql: Sql, fold: LadderFold, read: number) {
+    const ladder = fold.ladder;
+    const repo = new LadderRepository(sql);
+    const swappedAt = (await repo.lockLadders([ladder.id])).get(ladder.id)!.lastSeq;
+    const store = new PgLadderStore(sql, this.ladders);
+    for await (const batch of store.events(ladder.id, read, swappedAt))
+      for (const event of batch) {
+        // An annulment that arrived after the read: its games were folded uncovered. Roll
+        // back and re-fold with it known (it is pending too).
+        if (event.type === 'player.annulled') throw new AnnulledMeanwhile();
+        if (fold.evolve(event).status === 'rejected')
+          throw new Error(`ladder ${ladder.id}: the re-fold rejected stored event ${event.id}`);
+      }
+    const pending = await pendingOf(sql, ladder.id, swappedAt);
+    const last = pending.at(-1)!;
+    const stored = await storedPlayers(repo, ladder.id);
+    const why = annulmentWhy(annulmentOf(last.event, last.seq - 1));
+    const diff = refoldDiff(stored.players, stored.skills, fold, why);
+    const skills = fold.skill?.players;
+    for (let i = 0; i < diff.players.length; i += PAGE)
+      await repo.upsertPlayers(ladder.id, diff.players.slice(i, i + PAGE), skills);
+    await repo.clearSkills(ladder.id, diff.staleSkills);
+    await repo.upsertGamesOf([[ladder.id, fold.changedGameRows()]]);
+    const history: HistoryRow[] = diff.changes.map((change) => ({
+      ladder: ladder.id,
+      seq: last.seq,
+      eventId: last.event.id,
+      change,
+      standing: boardStandingOf(fold.players.get(change.player)!),
+      skill: diff.skill.get(change.player) ?? null,
+    }));
+    await repo.appendHistory(history);
+    await this.publish(sql, pending, diff.changes.length);
+    await sql.query('DELETE FROM pending_annulments WHERE ladder = $1 AND seq <= $2', [
+      ladder.id,
+      swappedAt,
+    ]);
+    const [event] = await sql.query<{ event_id: string }>(
+      'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
+      [ladder.id, swappedAt],
+    );
+    return {
+      swappedAt,
+      annulments: pending.length,
+      moved: diff.changes.length,
+      lastEventId: event!.event_id,
+    };
+  }
+
+  /** Annulments that cover no game: their messages (nobody moved), nothing re-folded. */
+  private async settleWithoutRefold(ladder: LadderConfig, pending: readonly Pending[]) {
+    const last = pending.at(-1)!.seq;
+    await this.db.transaction(async (manager) => {
+      const sql = sqlOf(manager);
+      await this.publish(sql, pending, 0);
+      await sql.query('DELETE FROM pending_annulments WHERE ladder = $1 AND seq <= $2', [
+        ladder.id,
+        last,
+      ]);
+    });
+    return {
+      ladder: ladder.id,
+      annulments: pending.length,
+      from: last,
+      read: last,
+      swappedAt: last,
+      caughtUp: 0,
+      moved: 0,
+      refoldSeconds: 0,
+      lockSeconds: 0,
+    };
+  }
+
+  /**
+   * One summary message per annulment, in log order; the last one counts the players the swap
+   * moved (several annulments of a ladder pending together are swapped in at once).
+   */
+  private async publish(sql: Sql, pending: readonly Pending[], moved: number) {
+    await new MessageLog(sql).enqueue(
+      pending.map((p, i) => ({
+        topic: this.options.topics.ratingChanges,
+        key: p.event.ladder,
+        value: JSON.stringify(
+          annulmentMessage(p.event, p.seq, i === pending.length - 1 ? moved : 0),
+        ),
+        headers: { 'x-event-id': p.event.id },
+      })),
+    );
+  }
+
+  private async saveSnapshot(fold: LadderFold, lastEventId: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const snapshots = new LadderSnapshots(sqlOf(manager));
+      await snapshots.save(fold, lastEventId);
+      await snapshots.prune(fold.ladder, this.options.snapshotsKept);
+    });
+  }
+
+  private configOf(id: string): LadderConfig {
+    const ladder = this.ladders.get(id);
+    if (!ladder) throw new Error(`no ladder ${id} is configured`);
+    return ladder;
+  }
+}
+
+/** The swap found an annulment newer than the re-fold's read: it is re-folded again. */
+class AnnulledMeanwhile extends Error {}
+
+/** The ladder's pending annulments up to a position, in log order. */
+async function pendingOf(sql: Sql, ladder: string, upTo: number): Promise<Pending[]> {
+  const rows = await sql.query<{ seq: string; payload: string }>(
+    `SELECT p.seq, e.payload FROM pending_annulments p
+     JOIN event_store e ON e.ladder = p.ladder AND e.seq = p.seq
+     WHERE p.ladder = $1 AND p.seq <= $2 ORDER BY p.seq`,
+    [ladder, upTo],
+  );
+  return rows.map((r) => ({ seq: Number(r.seq), event: JSON.parse(r.payload) as PlayerAnnulled }));
+}
+
+/** Every player of the ladder as stored, with the estimates of those that have one. */
+async function storedPlayers(repo: LadderRepository, ladder: string) {
+  const players = new Map<string, PlayerState>();
+  const skills = new Map<string, SkillState>();
+  for (let after: string | null = null; ;) {
+    const page = await repo.playersWithSkillAfter(ladder, after, PAGE);
+    if (page.players.length === 0) return { players, skills };
+    for (const p of page.players) players.set(p.id, p);
+    for (const s of page.skills) skills.set(s.id, s);
+    after = page.players[page.players.length - 1]!.id;
+  }
+}
