@@ -14,3 +14,4 @@ export * from './kafka-principals.js';
 export * from './sized-value.js';
 export * from './instant-edges.js';
 export * from './kafka-refusal.js';
+export * from './private-postgres.js';

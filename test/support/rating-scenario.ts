@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import { testKafka, uniqueName } from './kafka.js';
 import { collectText } from './collect-text.js';
 import { ServiceProcess } from './service-process.js';
-import { createTestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
@@ -22,11 +22,18 @@ export class RatingScenario {
   readonly prefix = `${uniqueName('t')}.`;
   readonly topics = topicNames(this.prefix);
   readonly kafka = testKafka();
-  private database!: Awaited<ReturnType<typeof createTestDatabase>>;
+  private database!: TestDatabase;
   db!: DataSource;
   readonly sql: Sql = { query: (text, params) => this.db.query(text, params) };
 
-  constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
+  /**
+   * `database`: where the world's database comes from (by default a copy of the shared server's
+   * template; e.g. `createMigratedDatabase` on a private cluster).
+   */
+  constructor(
+    private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly options: { readonly database?: () => Promise<TestDatabase> } = {},
+  ) {}
 
   /** The world's database URL (for a CLI run against it). */
   get databaseUrl(): string {
@@ -34,7 +41,7 @@ export class RatingScenario {
   }
 
   async setUp(): Promise<void> {
-    this.database = await createTestDatabase();
+    this.database = await (this.options.database ?? createTestDatabase)();
     this.db = createDataSource(this.database.url, 'test-scenario');
     await this.db.initialize();
     const admin = this.kafka.admin();
@@ -188,6 +195,31 @@ export class RatingScenario {
     expect(new Set(stored.map((r) => r.event_id))).toEqual(accepted);
     const live = await this.expectLiveSameAsLog();
     expect(live.ladders).toEqual(JSON.parse([...offline.render()].join('')).ladders);
+  }
+
+  /**
+   * The export's standings (what `ranking export --standings` writes) equal the offline replay's
+   * byte for byte in their ladders; the rejected and void lists hold the same entries, in an
+   * order of their own (live: as the partitions' transactions committed; offline: the log's).
+   */
+  async expectExportSameAsReplayText(lines: readonly string[]): Promise<void> {
+    const offline = new ReplayEngine(this.ladders);
+    for (const line of lines) offline.ingestLine(line);
+    const parts = (text: string) => {
+      const at = text.indexOf('\n"rejected":');
+      const lists = JSON.parse(`{${text.slice(at + 1)}`) as {
+        rejected: unknown[];
+        void: unknown[];
+      };
+      const sorted = (list: unknown[]) => list.map((entry) => JSON.stringify(entry)).sort();
+      return {
+        ladders: text.slice(0, at),
+        rejected: sorted(lists.rejected),
+        void: sorted(lists.void),
+      };
+    };
+    const exported = await collectText(await exportStandings(this.sql, this.ladders, null));
+    expect(parts(exported)).toEqual(parts([...offline.render()].join('')));
   }
 
   /**

@@ -1,10 +1,21 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { dropDatabase } from '@ranking/persistence';
 import pg from 'pg';
 import { databaseUrlFor, TEMPLATE_DATABASE } from './environment.js';
 
+/** A database of one suite's own, and how to drop it. */
+export interface TestDatabase {
+  readonly url: string;
+  readonly drop: () => Promise<void>;
+}
+
+const freshName = (): string => `ranking_test_${randomBytes(6).toString('hex')}`;
+
 /** A fresh database per suite, copied from the migrated template: suites never see each other's rows. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ranking_test_${randomBytes(6).toString('hex')}`;
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = freshName();
   const admin = new pg.Client({ connectionString: databaseUrlFor('postgres') });
   await admin.connect();
   try {
@@ -24,4 +35,21 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       }
     },
   };
+}
+
+const run = promisify(execFile);
+
+/**
+ * A fresh database on another server than the shared one (a test's private cluster), created
+ * and migrated by the built `ranking setup`, as the template is in global setup (which made it
+ * on the shared server only). `server`: any URL on that server.
+ */
+export async function createMigratedDatabase(server: string): Promise<TestDatabase> {
+  const at = new URL(server);
+  at.pathname = `/${freshName()}`;
+  const url = at.toString();
+  await run(process.execPath, ['bin/ranking.js', 'setup', '--skip-kafka'], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' },
+  });
+  return { url, drop: () => dropDatabase(url) };
 }
