@@ -184,9 +184,10 @@ export class AnnulmentRefolder {
           throw new Error(`ladder ${ladder.id}: the re-fold rejected stored event ${event.id}`);
       }
     const pending = await pendingOf(sql, ladder.id, swappedAt);
-    const last = pending.at(-1)!;
+    // Several annulments pending together are swapped in at once: the moves go to the first.
+    const first = pending[0]!;
     const stored = await storedPlayers(repo, ladder.id);
-    const why = annulmentWhy(annulmentOf(last.event, last.seq - 1));
+    const why = annulmentWhy(annulmentOf(first.event, first.seq - 1));
     const diff = refoldDiff(stored.players, stored.skills, fold, why);
     const skills = fold.skill?.players;
     for (let i = 0; i < diff.players.length; i += PAGE)
@@ -195,8 +196,8 @@ export class AnnulmentRefolder {
     await repo.upsertGamesOf([[ladder.id, fold.changedGameRows()]]);
     const history: HistoryRow[] = diff.changes.map((change) => ({
       ladder: ladder.id,
-      seq: last.seq,
-      eventId: last.event.id,
+      seq: first.seq,
+      eventId: first.event.id,
       change,
       standing: boardStandingOf(fold.players.get(change.player)!),
       skill: diff.skill.get(change.player) ?? null,
@@ -244,7 +245,7 @@ export class AnnulmentRefolder {
   }
 
   /**
-   * One summary message per annulment, in log order; the last one counts the players the swap
+   * One summary message per annulment, in log order; the first one counts the players the swap
    * moved (several annulments of a ladder pending together are swapped in at once).
    */
   private async publish(sql: Sql, pending: readonly Pending[], moved: number) {
@@ -253,7 +254,7 @@ export class AnnulmentRefolder {
         topic: this.options.topics.ratingChanges,
         key: p.event.ladder,
         value: JSON.stringify(
-          annulmentMessage(p.event, p.seq, i === pending.length - 1 ? moved : 0),
+          annulmentMessage(p.event, p.seq, i === 0 ? moved : 0),
         ),
         headers: { 'x-event-id': p.event.id },
       })),
