@@ -253,9 +253,7 @@ export class AnnulmentRefolder {
       pending.map((p, i) => ({
         topic: this.options.topics.ratingChanges,
         key: p.event.ladder,
-        value: JSON.stringify(
-          annulmentMessage(p.event, p.seq, i === 0 ? moved : 0),
-        ),
+        value: JSON.stringify(annulmentMessage(p.event, p.seq, i === 0 ? moved : 0)),
         headers: { 'x-event-id': p.event.id },
       })),
     );

@@ -6,42 +6,27 @@ import {
   type ParseOutcome,
   TOPICS,
 } from '@ranking/contracts';
-import {
-  decodeSkillGame,
-  type GameRow,
-  type LadderConfig,
-  LadderFold,
-  type LadderOutcome,
-  type Skill,
-  type SkillGame,
-  type SkillState,
-  type GameRecord,
-  type PlayerChange,
-  type PlayerState,
-  decodeRecord,
-  RATING_CHANGES_SUMMARY_OVER,
-  ratingChangeMessage,
-  ReplayEngine,
-} from '@ranking/rating';
 import { type OutcomeCount, OutcomeTally } from '@ranking/kafka';
 import {
-  boardStandingOf,
   deadLetterOf,
-  type HistoryRow,
   type LadderCounters,
   LadderRepository,
   MessageLog,
   type OutboxHandoff,
-  type OutboxMessage,
   type RawMessage,
-  type RejectedMessage,
   type Sql,
-  type StoredEvent,
   unprocessable,
 } from '@ranking/persistence';
-
-/** A game's saved skill estimates with its id, as a skill snapshot lists them. */
-type SkillGameRow = SkillGame & { readonly id: string };
+import {
+  closedPeriodKey,
+  type LadderConfig,
+  LadderFold,
+  type PlayerChange,
+  RATING_CHANGES_SUMMARY_OVER,
+  ReplayEngine,
+} from '@ranking/rating';
+import { BatchWrites, historyRows } from './batch-writes.js';
+import { segmentRows } from './segment-rows.js';
 
 /** Players read per page when a close touches the whole ladder. */
 export const CLOSE_PAGE = 20_000;
@@ -54,33 +39,33 @@ export interface BatchResult {
   readonly outcomes: readonly OutcomeCount[];
 }
 
-interface Pending {
-  events: StoredEvent[];
-  history: HistoryRow[];
-  voids: { ladder: string; seq: number; eventId: string; reason: string }[];
-  rejected: RejectedMessage[];
-  outbox: OutboxMessage[];
-  annulments: { ladder: string; seq: number; eventId: string }[];
-}
-
 /** A message with its parse, done once per message. */
 interface Parsed {
   readonly message: RawMessage;
   readonly outcome: ParseOutcome;
 }
 
+/** The batch's ladders' counters (locked) and the ids it has seen. */
+interface BatchState {
+  readonly known: Set<string>;
+  readonly counters: Map<string, LadderCounters>;
+  accepted: number;
+  duplicates: number;
+}
+
 /**
  * Folds one batch of ladder-event messages into PostgreSQL through the rating core, inside the
- * caller's transaction: reads the state the batch needs in a few queries, runs the same
- * ReplayEngine the offline replay uses, and writes the results set-based. A period close,
- * which touches every player of a ladder, is applied page by page between segments.
+ * caller's transaction, in four steps: parse each message once, find the ids already stored,
+ * apply (segments of messages through the offline replay's ReplayEngine restored from the rows
+ * they read; a period close page by page; an annulment left pending for the refold thread, ADR
+ * 24), then write what it decided set-based, with its messages in the outbox.
  */
 export class BatchProcessor {
   private readonly repo: LadderRepository;
   private readonly log: MessageLog;
 
   constructor(
-    private readonly sql: Sql,
+    sql: Sql,
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
     private readonly topics: { ratingChanges: string; deadLetter: string } = TOPICS,
     /** Where the service's relay picks up what the batch enqueues (see OutboxHandoff). */
@@ -91,212 +76,135 @@ export class BatchProcessor {
   }
 
   async process(messages: readonly RawMessage[]): Promise<BatchResult> {
-    const parsed = messages.map((m) => ({ message: m, outcome: parseEvent(m.value) }));
-    const ids = parsed.flatMap((p) => (p.outcome.ok ? [p.outcome.event.id] : []));
-    const known = await this.repo.knownEventIds(ids);
-    const ladderIds = parsed.flatMap((p) =>
-      p.outcome.ok && this.ladders.has(p.outcome.event.ladder) ? [p.outcome.event.ladder] : [],
+    const parsed = parse(messages);
+    const state = await this.dedupe(parsed);
+    const writes = new BatchWrites(this.topics);
+    await this.apply(parsed, state, writes);
+    await this.write(writes, state);
+    return tally(state, writes);
+  }
+
+  /** Step 2: the ids already stored, and the ladders' counters, locked for this transaction. */
+  private async dedupe(parsed: readonly Parsed[]): Promise<BatchState> {
+    const events = parsed.flatMap((p) => (p.outcome.ok ? [p.outcome.event] : []));
+    const known = await this.repo.knownEventIds(events.map((e) => e.id));
+    const counters = await this.repo.lockLadders(
+      events.flatMap((e) => (this.ladders.has(e.ladder) ? [e.ladder] : [])),
     );
-    const counters = await this.repo.lockLadders(ladderIds);
-    const pending: Pending = {
-      events: [],
-      history: [],
-      voids: [],
-      rejected: [],
-      outbox: [],
-      annulments: [],
-    };
-    let accepted = 0;
-    let duplicates = 0;
+    return { known, counters, accepted: 0, duplicates: 0 };
+  }
+
+  /**
+   * Step 3: messages in order. A close touches every player and an annulment is left for the
+   * refold thread: each is taken on its own, after the segment before it is folded.
+   */
+  private async apply(parsed: readonly Parsed[], state: BatchState, writes: BatchWrites) {
     let segment: Parsed[] = [];
-    const flush = async () => {
-      if (segment.length === 0) return;
-      const result = await this.foldSegment(segment, known, counters, pending);
-      accepted += result.accepted;
-      duplicates += result.duplicates;
-      segment = [];
-    };
     for (const item of parsed) {
-      const { outcome } = item;
-      // A close touches every player and an annulment is left pending for the refolder: each
-      // one is taken on its own, after what came before it in the batch.
-      const event = outcome.ok ? outcome.event : null;
+      const event = item.outcome.ok ? item.outcome.event : null;
       const whole =
         event?.type === 'period.closed' || event?.type === 'player.annulled' ? event : null;
-      if (whole && this.ladders.has(whole.ladder) && !known.has(whole.id)) {
-        await flush();
-        if (whole.type === 'period.closed') await this.applyClose(whole, counters, pending);
-        else this.annul(whole, counters, pending);
-        known.add(whole.id);
-        accepted++;
+      if (whole && this.ladders.has(whole.ladder) && !state.known.has(whole.id)) {
+        await this.foldSegment(segment, state, writes);
+        segment = [];
+        if (whole.type === 'period.closed') await this.close(whole, state, writes);
+        else this.annul(whole, state, writes);
+        state.known.add(whole.id);
+        state.accepted++;
         continue;
       }
       segment.push(item);
     }
-    await flush();
-    await this.repo.appendEvents(pending.events);
-    await this.repo.appendHistory(pending.history);
-    await this.repo.recordVoids(pending.voids);
-    await this.repo.recordPendingAnnulments(pending.annulments);
-    await this.log.recordRejected(pending.rejected);
-    await this.log.enqueue(pending.outbox);
-    await this.repo.saveLadders(counters);
-    const tally = new OutcomeTally();
-    tally.add('applied', accepted - pending.voids.length);
-    tally.add('void', pending.voids.length);
-    tally.add('duplicate', duplicates);
-    for (const r of pending.rejected) tally.add('rejected', 1, r.reason);
-    return { accepted, duplicates, rejected: pending.rejected.length, outcomes: tally.list() };
+    await this.foldSegment(segment, state, writes);
   }
 
-  /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they touch. */
-  private async foldSegment(
-    messages: readonly Parsed[],
-    known: Set<string>,
-    counters: Map<string, LadderCounters>,
-    pending: Pending,
-  ): Promise<{ accepted: number; duplicates: number }> {
+  /** Step 4: the batch's appends, its messages into the outbox, the ladders' counters. */
+  private async write(writes: BatchWrites, state: BatchState): Promise<void> {
+    await this.repo.appendEvents(writes.events);
+    await this.repo.appendHistory(writes.history);
+    await this.repo.recordVoids(writes.voids);
+    await this.repo.recordPendingAnnulments(writes.annulments);
+    await this.log.recordRejected(writes.rejected);
+    await this.log.enqueue(writes.outbox);
+    await this.repo.saveLadders(state.counters);
+  }
+
+  /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they read. */
+  private async foldSegment(messages: readonly Parsed[], state: BatchState, writes: BatchWrites) {
+    if (messages.length === 0) return;
     const events = messages.flatMap(({ outcome }) => (outcome.ok ? [outcome.event] : []));
-    const snapshots = await this.loadSlices(events);
     const engine = ReplayEngine.restore(this.ladders, {
       simulate: false,
       skill: true,
-      seen: [...known],
-      ladders: snapshots.map((s) => s.snapshot),
+      seen: [...state.known],
+      ladders: await segmentRows(this.repo, this.ladders, events),
       clocks: [],
       rejected: [],
       voided: [],
     });
-    let accepted = 0;
-    let duplicates = 0;
     for (const { message, outcome } of messages) {
       const result = engine.ingestParsed(outcome);
       switch (result.kind) {
         case 'duplicate':
-          duplicates++;
+          state.duplicates++;
           break;
         case 'rejected':
-          this.reject(message, result.id, result.reason, result.detail, pending);
+          writes.reject(message, result.id, result.reason, result.detail);
           break;
         case 'accepted': {
-          accepted++;
-          known.add(result.event.id);
-          const ladder = result.event.ladder;
-          const c = counters.get(ladder)!;
-          c.lastSeq += 1;
-          c.accepted += 1;
-          pending.events.push({ ladder, seq: c.lastSeq, event: result.event });
-          if (result.outcome.status === 'void') {
-            pending.voids.push({
-              ladder,
-              seq: c.lastSeq,
-              eventId: result.event.id,
-              reason: result.outcome.reason,
+          state.accepted++;
+          state.known.add(result.event.id);
+          const { event, outcome: done } = result;
+          const seq = this.accept(event, state, writes);
+          if (done.status === 'void')
+            writes.voids.push({
+              ladder: event.ladder,
+              seq,
+              eventId: event.id,
+              reason: done.reason,
             });
-          } else if (result.outcome.status === 'applied') {
-            const fold = engine.ladderFolds.get(ladder)!;
-            this.recordChanges(result.event, c.lastSeq, result.outcome, fold.players, pending);
+          else if (done.status === 'applied') {
+            const skill = new Map((done.skill ?? []).map((s) => [s.player, s]));
+            writes.changes(event, seq, done.changes, engine.playersOf(event.ladder), skill);
           }
           break;
         }
-      }
-    }
-    // Every ladder's players in one statement and its game records in another: only what the
-    // fold wrote since it was restored from the rows.
-    const players: [string, PlayerState[], ReadonlyMap<string, SkillState>][] = [];
-    const games: [string, GameRow[]][] = [];
-    for (const loaded of snapshots) {
-      const fold = engine.ladderFolds.get(loaded.snapshot.ladder)!;
-      players.push([fold.ladder.id, fold.changedPlayers(), fold.skill!.players]);
-      games.push([fold.ladder.id, fold.changedGameRows()]);
-    }
-    await this.repo.upsertPlayersOf(players);
-    await this.repo.upsertGamesOf(games);
-    return { accepted, duplicates };
-  }
-
-  /** The rows a segment's events read: their players, the games they correct, closed periods. */
-  private async loadSlices(events: readonly LadderEvent[]) {
-    const byLadder = new Map<string, LadderEvent[]>();
-    for (const e of events) {
-      if (!this.ladders.has(e.ladder)) continue;
-      const list = byLadder.get(e.ladder);
-      if (list) list.push(e);
-      else byLadder.set(e.ladder, [e]);
-    }
-    const wanted = new Map<string, { records: GameRecord[]; skills: SkillGameRow[] }>();
-    const playerIds = new Map<string, string[]>();
-    for (const [ladderId, ladderEvents] of byLadder) {
-      const fold = new LadderFold(this.ladders.get(ladderId)!);
-      const gameIds = ladderEvents.flatMap((e) => (e.type === 'game.corrected' ? [e.gameId] : []));
-      const games = await this.repo.loadGames(ladderId, gameIds);
-      const records: GameRecord[] = [];
-      const skills: SkillGameRow[] = [];
-      for (const [id, stored] of games) {
-        const record = decodeRecord(id, stored.record, fold.rules);
-        records.push(record);
-        if (stored.skill !== null) {
-          const ids = record.players.map((p) => p.id);
-          skills.push({ id, ...decodeSkillGame(stored.skill, ids) });
+        default: {
+          const never: never = result;
+          throw new Error(`unexpected ingest result ${JSON.stringify(never)}`);
         }
       }
-      const ids = new Set<string>();
-      for (const e of ladderEvents) {
-        if (e.type === 'game.finished') for (const p of e.players) ids.add(p.id);
-        if (e.type === 'player.penalized') ids.add(e.player);
-      }
-      for (const r of records) for (const p of r.players) ids.add(p.id);
-      wanted.set(ladderId, { records, skills });
-      playerIds.set(ladderId, [...ids]);
     }
-    // Every ladder's players in one query.
-    const found = await this.repo.loadPlayersOf(playerIds);
-    return [...wanted].map(([ladderId, { records, skills }]) => ({
-      snapshot: {
-        ladder: ladderId,
-        players: found.get(ladderId)?.players ?? [],
-        games: records,
-        closed: [],
-        accepted: 0,
-        skill: { players: found.get(ladderId)?.skills ?? [], games: skills },
-      },
-    }));
+    // Only what the folds wrote since they were restored: players in one statement, games in another.
+    const written = engine.changedRows();
+    await this.repo.upsertPlayersOf(written.map((w) => [w.ladder, w.players, w.skills]));
+    await this.repo.upsertGamesOf(written.map((w) => [w.ladder, w.games]));
   }
 
-  /** An event the ladder takes whole: its place in the ladder's log, and its row in the store. */
-  private accept(
-    event: LadderEvent,
-    counters: Map<string, LadderCounters>,
-    pending: Pending,
-  ): number {
-    const c = counters.get(event.ladder)!;
+  /** An event the ladder takes: its place in the ladder's log, and its row in the store. */
+  private accept(event: LadderEvent, state: BatchState, writes: BatchWrites): number {
+    const c = state.counters.get(event.ladder)!;
     c.lastSeq += 1;
     c.accepted += 1;
-    pending.events.push({ ladder: event.ladder, seq: c.lastSeq, event });
+    writes.events.push({ ladder: event.ladder, seq: c.lastSeq, event });
     return c.lastSeq;
   }
 
   /** A period close: every player of the ladder, page by page through the rule set's close. */
-  private async applyClose(
-    event: PeriodClosed,
-    counters: Map<string, LadderCounters>,
-    pending: Pending,
-  ): Promise<void> {
+  private async close(event: PeriodClosed, state: BatchState, writes: BatchWrites) {
     const ladder = this.ladders.get(event.ladder)!;
-    const seq = this.accept(event, counters, pending);
+    const seq = this.accept(event, state, writes);
     const closed = await this.repo.closedPeriods(ladder.id);
-    if (closed.has(`${event.period}:${event.key}`)) return;
+    if (closed.has(closedPeriodKey(event.period, event.key))) return;
     const probe = new LadderFold(ladder);
     const window = probe.calendar.window(event.period, event.key);
-    const acts = probe.rules.closePeriod !== undefined && probe.rules.closes.includes(event.period);
     // History rows keep log order (their ids): what the batch folded so far goes first, then
     // the close's rows page by page, so a close of a million players never sits in memory.
-    await this.repo.appendHistory(pending.history);
-    pending.history = [];
+    await this.repo.appendHistory(writes.history);
+    writes.history = [];
     const shown: PlayerChange[] = [];
     let moved = 0;
-    let after: string | null = null;
-    while (acts) {
+    for (let after: string | null = null; probe.closeActs(event.period);) {
       const page = await this.repo.playersAfter(ladder.id, after, CLOSE_PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1]!.id;
@@ -317,67 +225,17 @@ export class BatchProcessor {
     }
     await this.repo.markClosed(ladder.id, event.period, event.key, seq);
     if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
-    this.publishChanges(event, seq, shown, moved, pending);
+    writes.message(event, seq, shown, moved);
   }
 
   /**
-   * An annulment: accepted into the store and left pending. The rating service's refolder
-   * re-folds the ladder beside the consumer and swaps it in later (ADR 24), so the partition
-   * never waits for a re-fold; until then the ladder goes on from its state without it.
+   * An annulment: accepted into the store and left pending. The refold thread re-folds the
+   * ladder beside the consumer and swaps it in (ADR 24), so the partition never waits for a
+   * re-fold; until then the ladder goes on from its state without it.
    */
-  private annul(
-    event: PlayerAnnulled,
-    counters: Map<string, LadderCounters>,
-    pending: Pending,
-  ): void {
-    const seq = this.accept(event, counters, pending);
-    pending.annulments.push({ ladder: event.ladder, seq, eventId: event.id });
-  }
-
-  /**
-   * An applied event's history rows (the players' board fields right after it, and how it moved
-   * their estimates) and its rating-changes message.
-   */
-  private recordChanges(
-    event: LadderEvent,
-    seq: number,
-    outcome: Extract<LadderOutcome, { status: 'applied' }>,
-    players: ReadonlyMap<string, PlayerState>,
-    pending: Pending,
-  ): void {
-    const { changes } = outcome;
-    const skill = new Map((outcome.skill ?? []).map((s) => [s.player, s]));
-    for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
-    this.publishChanges(event, seq, changes, changes.length, pending);
-  }
-
-  /** The rating-changes message of one event: its changes, or a summary when it moved many. */
-  private publishChanges(
-    event: LadderEvent,
-    seq: number,
-    changes: readonly PlayerChange[],
-    moved: number,
-    pending: Pending,
-  ): void {
-    pending.outbox.push({
-      topic: this.topics.ratingChanges,
-      key: event.ladder,
-      value: JSON.stringify(ratingChangeMessage(event, seq, changes, moved)),
-      headers: { 'x-event-id': event.id },
-    });
-  }
-
-  /** A rejected message is recorded with its reason and goes, unchanged, to the dead-letter topic. */
-  private reject(
-    message: RawMessage,
-    eventId: string | null,
-    reason: string,
-    detail: string,
-    pending: Pending,
-  ): void {
-    const rejected = { message, eventId, reason, detail };
-    pending.rejected.push(rejected);
-    pending.outbox.push(deadLetterOf(rejected, this.topics.deadLetter));
+  private annul(event: PlayerAnnulled, state: BatchState, writes: BatchWrites): void {
+    const seq = this.accept(event, state, writes);
+    writes.annulments.push({ ladder: event.ladder, seq, eventId: event.id });
   }
 
   /**
@@ -392,23 +250,20 @@ export class BatchProcessor {
   }
 }
 
-/**
- * An event's history rows: per change, the player's board fields right after the event (copied:
- * folds change their records in place) and how it moved their skill estimate, if it did.
- */
-function historyRows(
-  event: LadderEvent,
-  seq: number,
-  changes: readonly PlayerChange[],
-  players: ReadonlyMap<string, PlayerState>,
-  skill: ReadonlyMap<string, { readonly before: Skill; readonly after: Skill }>,
-): HistoryRow[] {
-  return changes.map((change) => ({
-    ladder: event.ladder,
-    seq,
-    eventId: event.id,
-    change,
-    standing: boardStandingOf(players.get(change.player)!),
-    skill: skill.get(change.player) ?? null,
-  }));
+/** Step 1: each message parsed once (size, JSON, schema). */
+const parse = (messages: readonly RawMessage[]): Parsed[] =>
+  messages.map((message) => ({ message, outcome: parseEvent(message.value) }));
+
+function tally(state: BatchState, writes: BatchWrites): BatchResult {
+  const tally = new OutcomeTally();
+  tally.add('applied', state.accepted - writes.voids.length);
+  tally.add('void', writes.voids.length);
+  tally.add('duplicate', state.duplicates);
+  for (const r of writes.rejected) tally.add('rejected', 1, r.reason);
+  return {
+    accepted: state.accepted,
+    duplicates: state.duplicates,
+    rejected: writes.rejected.length,
+    outcomes: tally.list(),
+  };
 }

@@ -52,3 +52,4 @@ export * from './ladder-store.js';
 export * from './ladder-snapshot-codec.js';
 export * from './store-fold.js';
 export * from './refold-diff.js';
+export * from './ladder-rows.js';

@@ -77,6 +77,10 @@ export interface FoldOptions {
 
 const NOTHING: LadderOutcome = { status: 'applied', changes: [], disconnectPenalties: [] };
 
+/** How a closed period is named among a ladder's closes (snapshots and the store keep it so). */
+export const closedPeriodKey = (period: PeriodClosed['period'], key: string): string =>
+  `${period}:${key}`;
+
 /** The instant an event happens at, in epoch ms (for period closes, the close itself). */
 export function eventInstant(event: LadderEvent, calendar: PeriodCalendar): number {
   switch (event.type) {
@@ -277,7 +281,12 @@ export class LadderFold {
   }
 
   isClosed(period: PeriodClosed['period'], key: string): boolean {
-    return this.closed.has(`${period}:${key}`);
+    return this.closed.has(closedPeriodKey(period, key));
+  }
+
+  /** Whether closing this period changes players (the rule set acts on it) or only marks it. */
+  closeActs(period: PeriodClosed['period']): boolean {
+    return this.rules.closePeriod !== undefined && this.rules.closes.includes(period);
   }
 
   /** A player's state (a new player's when the ladder has not seen the id). */
@@ -559,11 +568,11 @@ export class LadderFold {
 
   /** Closes a period once; the rule set acts on every player. */
   close(window: PeriodWindow): LadderOutcome {
-    const id = `${window.period}:${window.key}`;
+    const id = closedPeriodKey(window.period, window.key);
     if (this.closed.has(id)) return NOTHING;
     this.closed.add(id);
     const rules = this.rules;
-    if (!rules.closePeriod || !rules.closes.includes(window.period)) return NOTHING;
+    if (!rules.closePeriod || !this.closeActs(window.period)) return NOTHING;
     const changes: PlayerChange[] = [];
     for (const player of this.records.values()) {
       const result = rules.closePeriod(window, player, this.ladder);

@@ -11,10 +11,13 @@ import { disconnectPenaltyEvent } from './disconnect-tally.js';
 import type { LadderConfig } from './ladder-config.js';
 import {
   eventInstant,
+  type GameRow,
   LadderFold,
   type LadderOutcome,
   type LadderSnapshot,
 } from './ladder-fold.js';
+import type { PlayerState } from './player-state.js';
+import type { SkillState } from './skill-book.js';
 import type { PeriodWindow } from './period-clock.js';
 import { renderStandings } from './standings.js';
 
@@ -58,6 +61,15 @@ export interface ReplaySnapshot {
   readonly clocks: readonly { ladder: string; windows: readonly PeriodWindow[] }[];
   readonly rejected: readonly ListedEvent[];
   readonly voided: readonly ListedEvent[];
+}
+
+/** What an engine restored from rows wrote to one ladder (`changedRows`). */
+export interface LadderWrites {
+  readonly ladder: string;
+  readonly players: readonly PlayerState[];
+  /** The ladder's estimates, for the written players' rows. */
+  readonly skills: ReadonlyMap<string, SkillState>;
+  readonly games: readonly GameRow[];
 }
 
 /** A ladder's simulated clock: the next open window of each period it closes. */
@@ -174,6 +186,24 @@ export class ReplayEngine {
     for (const fold of this.folds.values()) {
       if (this.clocks.has(fold.ladder.id)) this.advanceClock(fold, until);
     }
+  }
+
+  /** A ladder's players as folded so far (read them between events: folds change them in place). */
+  playersOf(ladder: string): ReadonlyMap<string, PlayerState> {
+    return this.folds.get(ladder)?.players ?? new Map<string, PlayerState>();
+  }
+
+  /**
+   * For an engine restored from stored rows: per ladder, what its folds wrote since, as the
+   * rows to write back (players with their estimates, game rows).
+   */
+  changedRows(): LadderWrites[] {
+    return [...this.folds.values()].map((fold) => ({
+      ladder: fold.ladder.id,
+      players: fold.changedPlayers(),
+      skills: fold.skill?.players ?? new Map<string, SkillState>(),
+      games: fold.changedGameRows(),
+    }));
   }
 
   /** The ladders that have folded at least one accepted event, by id. */
