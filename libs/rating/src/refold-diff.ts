@@ -3,8 +3,8 @@ import type { LadderFold } from './ladder-fold.js';
 import type { PlayerChange } from './player-change.js';
 import type { PlayerState } from './player-state.js';
 import { refoldChanges } from './annulment.js';
-import type { SkillState } from './skill-book.js';
-import { type Skill, SKILL_PRIOR } from './skill-model.js';
+import { SkillBook, type SkillState } from './skill-book.js';
+import type { Skill } from './skill-model.js';
 
 /** What a re-folded ladder changes against the state a store holds for it. */
 export interface RefoldDiff {
@@ -30,29 +30,20 @@ export function refoldDiff(
 ): RefoldDiff {
   const changes = refoldChanges(stored, refolded.players, why);
   const skills = refolded.skill?.players ?? new Map<string, SkillState>();
-  const skill = new Map<string, { before: Skill; after: Skill }>();
-  const staleSkills: string[] = [];
-  for (const [id, now] of skills) {
-    const was = storedSkills.get(id);
-    if (
-      was &&
-      was.mu === now.mu &&
-      was.sigma === now.sigma &&
-      was.lastPlayedAt === now.lastPlayedAt
-    )
-      continue;
-    skill.set(id, {
-      before: was ? { mu: was.mu, sigma: was.sigma } : SKILL_PRIOR,
-      after: { mu: now.mu, sigma: now.sigma },
-    });
-  }
-  for (const [id, was] of storedSkills)
-    if (!skills.has(id)) {
-      staleSkills.push(id);
-      skill.set(id, { before: { mu: was.mu, sigma: was.sigma }, after: SKILL_PRIOR });
-    }
+  // How the estimates moved: the skill book's own comparison of two books of one ladder.
+  const before = SkillBook.restore({
+    players: [...storedSkills].map(([id, s]) => ({ id, ...s })),
+    games: [],
+  });
+  const moves = refolded.skill ? before.changesTo(refolded.skill) : [];
+  const skill = new Map(moves.map((m) => [m.player, { before: m.before, after: m.after }]));
+  const staleSkills = [...storedSkills.keys()].filter((id) => !skills.has(id));
   const ids = new Set(changes.map((c) => c.player));
   for (const id of skill.keys()) if (refolded.players.has(id)) ids.add(id);
+  // A player whose last game's instant alone moved is written too (it has no history row).
+  for (const [id, now] of skills)
+    if (storedSkills.get(id)?.lastPlayedAt !== now.lastPlayedAt && refolded.players.has(id))
+      ids.add(id);
   const players = [...ids].map((id) => refolded.players.get(id)!);
   return { changes, players, skill, staleSkills };
 }
