@@ -122,6 +122,7 @@ export class AnnulmentRefolder {
       throw error;
     }
     const lockSeconds = seconds(locked);
+    if (swap === null) return null;
     await this.saveSnapshot(fold, swap.lastEventId);
     return {
       ladder: ladder.id,
@@ -184,6 +185,8 @@ export class AnnulmentRefolder {
           throw new Error(`ladder ${ladder.id}: the re-fold rejected stored event ${event.id}`);
       }
     const pending = await pendingOf(sql, ladder.id, swappedAt);
+    // Another instance's refold thread swapped them in first: nothing is left to do.
+    if (pending.length === 0) return null;
     // Several annulments pending together are swapped in at once: the moves go to the first.
     const first = pending[0]!;
     const stored = await storedPlayers(repo, ladder.id);

@@ -80,6 +80,10 @@ export class LadderSnapshots {
   async save(fold: LadderFold, lastEventId: string): Promise<SavedSnapshot> {
     const ladder = fold.ladder.id;
     const position = fold.accepted;
+    // One writer a ladder at a time (two replicas' refold threads may write the same one).
+    await this.sql.query("SELECT pg_advisory_xact_lock(hashtext('ladder-snapshot:' || $1))", [
+      ladder,
+    ]);
     await this.sql.query('DELETE FROM ladder_snapshots WHERE ladder = $1 AND position = $2', [
       ladder,
       position,
