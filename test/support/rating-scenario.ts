@@ -159,7 +159,13 @@ export class RatingScenario {
     return Number(row.n);
   }
 
+  /** Everything consumed and applied: annulments are swapped in beside the consumer (ADR 24). */
   async drained(): Promise<boolean> {
+    return (await this.consumed()) && (await this.pendingAnnulments()) === 0;
+  }
+
+  /** The consumer checkpointed the end of every partition (annulments may still be pending). */
+  async consumed(): Promise<boolean> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -169,11 +175,7 @@ export class RatingScenario {
         [this.topics.ladderEvents],
       );
       const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
-      const consumed = ends.every(
-        (e) => Number(e.high) === 0 || stored.get(e.partition) === Number(e.high),
-      );
-      // Annulments are swapped in beside the consumer (ADR 24): applied once none is pending.
-      return consumed && (await this.pendingAnnulments()) === 0;
+      return ends.every((e) => Number(e.high) === 0 || stored.get(e.partition) === Number(e.high));
     } finally {
       await admin.disconnect();
     }

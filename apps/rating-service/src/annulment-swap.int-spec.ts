@@ -114,3 +114,48 @@ describe('annulments swapped in beside the consumer (real Kafka and PostgreSQL)'
     }
   }, 300_000);
 });
+
+describe('an annulment pending while its ladder keeps taking events (real Kafka and PostgreSQL)', () => {
+  const world = new RatingScenario(ladders);
+  beforeAll(() => world.setUp());
+  afterAll(() => world.tearDown());
+
+  it('given the refold thread held back, when an annulment and later events arrive, then the later events are applied while it is pending, and the swap then makes the ladder the replay', async () => {
+    const rating = world.service();
+    rating.start();
+    try {
+      await world.produce(stream.slice(0, cut));
+      await waitFor(() => world.drained(), { timeout: 120_000, what: 'the first part to drain' });
+      // The refold thread reads snapshots before it folds: an exclusive lock on their table holds
+      // it back (the consumer never reads them).
+      const lock = world.db.createQueryRunner();
+      await lock.connect();
+      try {
+        await lock.startTransaction();
+        await lock.query('LOCK TABLE ladder_snapshots IN ACCESS EXCLUSIVE MODE');
+        await world.produce([first, ...stream.slice(cut)]);
+        await waitFor(() => world.consumed(), {
+          timeout: 120_000,
+          what: 'the events after the annulment to be consumed',
+        });
+        expect(await world.pendingAnnulments()).toBe(1);
+        const [annulled] = await world.db.query(
+          `SELECT seq FROM event_store WHERE event_id = 'swap-annul-1'`,
+        );
+        const [after] = await world.db.query(
+          'SELECT count(*) AS n FROM rating_history WHERE ladder = $1 AND seq > $2',
+          [LADDER, annulled.seq],
+        );
+        expect(Number(after.n)).toBeGreaterThan(0);
+      } finally {
+        await lock.rollbackTransaction();
+        await lock.release();
+      }
+      await waitFor(() => world.drained(), { timeout: 120_000, what: 'the swap' });
+      await world.expectSameAsReplay([...stream.slice(0, cut), first, ...stream.slice(cut)]);
+      await world.expectLiveSameAsLog();
+    } finally {
+      await rating.stop();
+    }
+  }, 300_000);
+});
