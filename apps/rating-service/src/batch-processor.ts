@@ -187,7 +187,7 @@ export class BatchProcessor {
             });
           } else if (result.outcome.status === 'applied') {
             const fold = engine.ladderFolds.get(ladder)!;
-            this.recordChanges(result.event, c.lastSeq, result.outcome, fold.players, pending);
+            this.recordChanges(result.event, c.lastSeq, result.outcome, fold.players, c, pending);
           }
           break;
         }
@@ -285,7 +285,7 @@ export class BatchProcessor {
     // the close's rows page by page, so a close of a million players never sits in memory.
     await this.repo.appendHistory(pending.history);
     pending.history = [];
-    const shown: PlayerChange[] = [];
+    const shown: HistoryRow[] = [];
     let moved = 0;
     let after: string | null = null;
     while (acts) {
@@ -302,14 +302,14 @@ export class BatchProcessor {
       const outcome = fold.close(window);
       const changes = outcome.status === 'applied' ? outcome.changes : [];
       await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
-      await this.repo.appendHistory(historyRows(event, seq, changes, fold.players, new Map()));
+      const rows = historyRows(event, seq, changes, fold.players, new Map());
+      await this.repo.appendHistory(rows);
       moved += changes.length;
-      for (const change of changes)
-        if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(change);
+      for (const row of rows) if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(row);
     }
     await this.repo.markClosed(ladder.id, event.period, event.key, seq);
     if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
-    this.publishChanges(event, seq, shown, moved, pending);
+    this.publishChanges(event, seq, shown, moved, counters.get(event.ladder)!, pending);
   }
 
   /**
@@ -330,7 +330,7 @@ export class BatchProcessor {
     pending.history = [];
     const { changes, players, skill } = await applyAnnulment(this.sql, ladder, event);
     for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
-    this.publishChanges(event, seq, [], changes.length, pending);
+    this.publishChanges(event, seq, [], changes.length, counters.get(event.ladder)!, pending);
   }
 
   /**
@@ -342,26 +342,34 @@ export class BatchProcessor {
     seq: number,
     outcome: Extract<LadderOutcome, { status: 'applied' }>,
     players: ReadonlyMap<string, PlayerState>,
+    ladder: LadderCounters,
     pending: Pending,
   ): void {
     const { changes } = outcome;
     const skill = new Map((outcome.skill ?? []).map((s) => [s.player, s]));
-    for (const row of historyRows(event, seq, changes, players, skill)) pending.history.push(row);
-    this.publishChanges(event, seq, changes, changes.length, pending);
+    const rows = historyRows(event, seq, changes, players, skill);
+    for (const row of rows) pending.history.push(row);
+    this.publishChanges(event, seq, rows, changes.length, ladder, pending);
   }
 
-  /** The rating-changes message of one event: its changes, or a summary when it moved many. */
+  /**
+   * The rating-changes message of one event: its history rows' changes with the players' board
+   * fields after it, or a summary when it moved many; named after the ladder's previous message.
+   */
   private publishChanges(
     event: LadderEvent,
     seq: number,
-    changes: readonly PlayerChange[],
+    rows: readonly HistoryRow[],
     moved: number,
+    ladder: LadderCounters,
     pending: Pending,
   ): void {
+    const place = { seq, previousSeq: ladder.lastMessageSeq };
+    ladder.lastMessageSeq = seq;
     pending.outbox.push({
       topic: this.topics.ratingChanges,
       key: event.ladder,
-      value: JSON.stringify(ratingChangeMessage(event, seq, changes, moved)),
+      value: JSON.stringify(ratingChangeMessage(event, place, rows, moved)),
       headers: { 'x-event-id': event.id },
     });
   }

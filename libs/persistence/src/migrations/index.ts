@@ -13,6 +13,7 @@ import { EventPayloadText1765400000000 } from './1765400000000-event-payload-tex
 import { SkillAndStandings1765500000000 } from './1765500000000-skill-and-standings.js';
 import { HistoryAsOfIndex1765550000000 } from './1765550000000-history-as-of-index.js';
 import { HistoryByEvent1765600000000 } from './1765600000000-history-by-event.js';
+import { LastMessageSeq1765700000000 } from './1765700000000-last-message-seq.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   SkillAndStandings1765500000000,
   HistoryAsOfIndex1765550000000,
   HistoryByEvent1765600000000,
+  LastMessageSeq1765700000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
