@@ -61,7 +61,9 @@ const games = [...fold.gameRows()];
 for (let i = 0; i < games.length; i += 25_000)
   await repo.insertGames(ladder.id, games.slice(i, i + 25_000));
 await repo.lockLadders([ladder.id]);
-await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
+await repo.saveLadders(
+  new Map([[ladder.id, { lastSeq: seq, accepted: seq, lastMessageSeq: seq }]]),
+);
 await db.query('VACUUM ANALYZE');
 console.log(
   `ladder ${ladder.id}: ${seq} stored events, ${players.length} players, ${games.length} game records; load ${loadAverage()}`,

@@ -130,7 +130,9 @@ export async function fillEventStore(
   }
   await repo.appendEvents(batch);
   await repo.lockLadders([ladder.id]);
-  await repo.saveLadders(new Map([[ladder.id, { lastSeq: seq, accepted: seq }]]));
+  await repo.saveLadders(
+    new Map([[ladder.id, { lastSeq: seq, accepted: seq, lastMessageSeq: seq }]]),
+  );
   await db.query('VACUUM ANALYZE');
   return seq;
 }

@@ -141,6 +141,12 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
     expect(typeof body.rows[0].title).toBe('string');
     const xinbo = await world.get('/ladders/xinbo-go/leaderboard?view=live&limit=3');
     expect(typeof xinbo.body.rows[0].level).toBe('number');
+    // From the messages' rows alone: no live board was read from PostgreSQL for a message.
+    const metrics = String((await world.get('/metrics')).body);
+    expect(metrics).not.toMatch(/leaderboard_live_reads_total\{/);
+    expect(
+      Number(/leaderboard_live_messages_total\{outcome="applied"\} (\d+)/.exec(metrics)?.[1]),
+    ).toBeGreaterThan(1000);
   });
 
   it('a player: rating, record, live and daily rank with neighbours, and a history with the why of each change', async () => {
@@ -290,8 +296,12 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
         polls++;
       }
     })();
-    // A summary message makes the service rebuild the whole live board from PostgreSQL; one at
-    // a time, as the service folds the messages of one batch into one rebuild.
+    // A summary message above the board's seq makes the service read the whole live board from
+    // PostgreSQL, which leaves the board at the ladder's position: the next one is above it too.
+    const [{ last_seq: position }] = await world.db.query(
+      'SELECT last_seq FROM ladders WHERE ladder = $1',
+      [ladder],
+    );
     const builds = async () =>
       Number(
         (await world.get('/metrics')).body.match(
@@ -308,7 +318,8 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
             value: JSON.stringify({
               eventId: `rebuild-${i}`,
               ladder,
-              seq: 0,
+              seq: Number(position) + 1,
+              previousSeq: Number(position),
               type: 'period.closed',
               summary: true,
               moved: 101,

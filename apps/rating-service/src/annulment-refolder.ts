@@ -256,7 +256,11 @@ export class AnnulmentRefolder {
       pending.map((p, i) => ({
         topic: this.options.topics.ratingChanges,
         key: p.event.ladder,
-        value: JSON.stringify(annulmentMessage(p.event, p.seq, i === 0 ? moved : 0)),
+        // Out of the ladder's chain of messages (previousSeq 0): it comes after later events'
+        // messages, and a summary always makes a reader re-read the ladder (ADR 24, 25).
+        value: JSON.stringify(
+          annulmentMessage(p.event, { seq: p.seq, previousSeq: 0 }, i === 0 ? moved : 0),
+        ),
         headers: { 'x-event-id': p.event.id },
       })),
     );

@@ -1,4 +1,4 @@
-import { TOPICS } from '@ranking/contracts';
+import { type BoardStanding, readRatingChanges, TOPICS } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
 import {
   createDataSource,
@@ -131,6 +131,94 @@ describe('rating service batches (real PostgreSQL, no Kafka)', () => {
         'unknown-game',
       ]),
     );
+  });
+
+  it('each rating-changes message names its ladder’s previous message, and the rows it lists, applied in order, are the live rows of PostgreSQL', async () => {
+    const { messages: waiting } = await inTransaction((sql) =>
+      new MessageLog(sql).claimOutbox(1_000_000),
+    );
+    const sent = waiting
+      .filter((m) => m.topic === TOPICS.ratingChanges)
+      .map((m) => {
+        const read = readRatingChanges(m.value);
+        if (!read.ok) throw new Error(read.reason);
+        return read.message;
+      });
+    type Row = { rating: number; standing: BoardStanding; skill?: { mu: number; sigma: number } };
+    const boards = new Map<string, Map<string, Row>>();
+    const previous = new Map<string, number>();
+    const summarised = new Set<string>();
+    for (const message of sent) {
+      // In log order per ladder, each naming the one before it (0: none), seqs with holes.
+      expect(message.previousSeq).toBe(previous.get(message.ladder) ?? 0);
+      previous.set(message.ladder, message.seq);
+      const board = boards.get(message.ladder) ?? new Map<string, Row>();
+      boards.set(message.ladder, board);
+      if ('summary' in message) {
+        // Lists nobody: a reader reads the ladder from PostgreSQL.
+        summarised.add(message.ladder);
+        board.clear();
+        continue;
+      }
+      for (const c of message.changes) {
+        const skill = c.skill ?? board.get(c.player)?.skill;
+        board.set(c.player, { rating: c.after, standing: c.standing, ...(skill ? { skill } : {}) });
+      }
+    }
+    const holes = sent.filter((m) => m.seq > m.previousSeq + 1).length;
+    expect(holes).toBeGreaterThan(0);
+    const counters = await db.query<{ ladder: string; last_message_seq: string }[]>(
+      'SELECT ladder, last_message_seq FROM ladders',
+    );
+    for (const c of counters)
+      expect([c.ladder, Number(c.last_message_seq)]).toEqual([
+        c.ladder,
+        previous.get(c.ladder) ?? 0,
+      ]);
+
+    const live = await db.query<
+      {
+        ladder: string;
+        player: string;
+        rating: number;
+        games: number;
+        wins: number;
+        losses: number;
+        draws: number;
+        rated_games: number;
+        level: number;
+        skill_mu: number | null;
+        skill_sigma: number | null;
+      }[]
+    >(
+      'SELECT ladder, player, rating, games, wins, losses, draws, rated_games, level, skill_mu, skill_sigma FROM ladder_players WHERE games > 0',
+    );
+    let compared = 0;
+    let withSkill = 0;
+    for (const r of live) {
+      const row = boards.get(r.ladder)?.get(r.player);
+      // After a summary, only the players listed since are known from the messages.
+      if (row === undefined && summarised.has(r.ladder)) continue;
+      expect({ ladder: r.ladder, player: r.player, ...row }).toEqual({
+        ladder: r.ladder,
+        player: r.player,
+        rating: r.rating,
+        standing: {
+          games: r.games,
+          wins: r.wins,
+          losses: r.losses,
+          draws: r.draws,
+          ratedGames: r.rated_games,
+          level: r.level,
+        },
+        ...(row?.skill ? { skill: { mu: r.skill_mu, sigma: r.skill_sigma } } : {}),
+      });
+      compared++;
+      if (row?.skill) withSkill++;
+    }
+    expect(compared).toBeGreaterThan(live.length / 2);
+    // Every player's estimate came with a game of theirs.
+    expect(withSkill).toBe(compared);
   });
 
   it('when the stored checkpoint lies beyond the end of the log (a recreated topic), then the partition is read again from its start', async () => {

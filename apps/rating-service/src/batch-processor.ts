@@ -9,6 +9,7 @@ import {
 import { type OutcomeCount, OutcomeTally } from '@ranking/kafka';
 import {
   deadLetterOf,
+  type HistoryRow,
   type LadderCounters,
   LadderRepository,
   MessageLog,
@@ -21,7 +22,6 @@ import {
   closedPeriodKey,
   type LadderConfig,
   LadderFold,
-  type PlayerChange,
   RATING_CHANGES_SUMMARY_OVER,
   ReplayEngine,
 } from '@ranking/rating';
@@ -165,7 +165,14 @@ export class BatchProcessor {
             });
           else if (done.status === 'applied') {
             const skill = new Map((done.skill ?? []).map((s) => [s.player, s]));
-            writes.changes(event, seq, done.changes, engine.playersOf(event.ladder), skill);
+            writes.changes(
+              event,
+              seq,
+              done.changes,
+              engine.playersOf(event.ladder),
+              skill,
+              state.counters.get(event.ladder)!,
+            );
           }
           break;
         }
@@ -202,7 +209,7 @@ export class BatchProcessor {
     // the close's rows page by page, so a close of a million players never sits in memory.
     await this.repo.appendHistory(writes.history);
     writes.history = [];
-    const shown: PlayerChange[] = [];
+    const shown: HistoryRow[] = [];
     let moved = 0;
     for (let after: string | null = null; probe.closeActs(event.period);) {
       const page = await this.repo.playersAfter(ladder.id, after, CLOSE_PAGE);
@@ -218,14 +225,14 @@ export class BatchProcessor {
       const outcome = fold.close(window);
       const changes = outcome.status === 'applied' ? outcome.changes : [];
       await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
-      await this.repo.appendHistory(historyRows(event, seq, changes, fold.players, new Map()));
+      const rows = historyRows(event, seq, changes, fold.players, new Map());
+      await this.repo.appendHistory(rows);
       moved += changes.length;
-      for (const change of changes)
-        if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(change);
+      for (const row of rows) if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(row);
     }
     await this.repo.markClosed(ladder.id, event.period, event.key, seq);
     if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
-    writes.message(event, seq, shown, moved);
+    writes.message(event, seq, shown, moved, state.counters.get(event.ladder)!);
   }
 
   /**

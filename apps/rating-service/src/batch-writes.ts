@@ -3,6 +3,7 @@ import {
   boardStandingOf,
   deadLetterOf,
   type HistoryRow,
+  type LadderCounters,
   type OutboxMessage,
   type RejectedMessage,
   type StoredEvent,
@@ -33,17 +34,30 @@ export class BatchWrites {
     changes: readonly PlayerChange[],
     players: ReadonlyMap<string, PlayerState>,
     skill: ReadonlyMap<string, { readonly before: Skill; readonly after: Skill }>,
+    counters: LadderCounters,
   ): void {
-    for (const row of historyRows(event, seq, changes, players, skill)) this.history.push(row);
-    this.message(event, seq, changes, changes.length);
+    const rows = historyRows(event, seq, changes, players, skill);
+    for (const row of rows) this.history.push(row);
+    this.message(event, seq, rows, changes.length, counters);
   }
 
-  /** The rating-changes message of one event: its changes, or a summary when it moved many. */
-  message(event: LadderEvent, seq: number, changes: readonly PlayerChange[], moved: number): void {
+  /**
+   * The rating-changes message of one event: its history rows' changes with the players' board
+   * fields after it, or a summary when it moved many; named after the ladder's previous message.
+   */
+  message(
+    event: LadderEvent,
+    seq: number,
+    rows: readonly HistoryRow[],
+    moved: number,
+    counters: LadderCounters,
+  ): void {
+    const place = { seq, previousSeq: counters.lastMessageSeq };
+    counters.lastMessageSeq = seq;
     this.outbox.push({
       topic: this.topics.ratingChanges,
       key: event.ladder,
-      value: JSON.stringify(ratingChangeMessage(event, seq, changes, moved)),
+      value: JSON.stringify(ratingChangeMessage(event, place, rows, moved)),
       headers: { 'x-event-id': event.id },
     });
   }

@@ -1,5 +1,6 @@
 import { readRatingChanges } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
+import { boardStandingOf } from '@ranking/persistence';
 import { ladderRegistry, ratingChangeMessage, ReplayEngine } from '@ranking/rating';
 
 describe('the rating-changes messages the rating service publishes', () => {
@@ -8,6 +9,7 @@ describe('the rating-changes messages the rating service publishes', () => {
     const kinds = new Set<string>();
     const types = new Set<string>();
     let seq = 0;
+    let previousSeq = 0;
     for (const line of generateEvents({
       seed: 18,
       events: 4_000,
@@ -18,7 +20,17 @@ describe('the rating-changes messages the rating service publishes', () => {
       const result = engine.ingestLine(line);
       if (result.kind !== 'accepted' || result.outcome.status !== 'applied') continue;
       const { changes } = result.outcome;
-      const message = ratingChangeMessage(result.event, ++seq, changes, changes.length);
+      // As the rating service lists them: each player's board fields and estimate after the event.
+      const fold = engine.ladderFolds.get(result.event.ladder)!;
+      const skill = new Map((result.outcome.skill ?? []).map((s) => [s.player, s]));
+      const moved = changes.map((change) => ({
+        change,
+        standing: boardStandingOf(fold.players.get(change.player)!),
+        skill: skill.get(change.player) ?? null,
+      }));
+      const place = { seq: ++seq, previousSeq };
+      previousSeq = seq;
+      const message = ratingChangeMessage(result.event, place, moved, changes.length);
       const read = readRatingChanges(JSON.stringify(message));
       expect(read).toEqual({ ok: true, message });
       for (const change of changes) kinds.add(change.why.kind);

@@ -47,8 +47,11 @@ export function readRatingChanges(raw: string | Uint8Array | null): RatingChange
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, reason: 'the message must be a JSON object' };
   const check = validate();
-  if (check(value)) return { ok: true, message: value };
-  return { ok: false, reason: explain(check.errors?.[0]) };
+  if (!check(value)) return { ok: false, reason: explain(check.errors?.[0]) };
+  // A comparison of two members, which the schema cannot state.
+  if (value.previousSeq >= value.seq)
+    return { ok: false, reason: '/previousSeq must be below /seq' };
+  return { ok: true, message: value };
 }
 
 /** The first schema error as one line naming the member. */

@@ -1,20 +1,32 @@
-import type { RatingChange, RatingChangesMessage } from './rating-changes.js';
+import type { ListedChange, RatingChangesMessage } from './rating-changes.js';
 import { readRatingChanges } from './rating-changes-reader.js';
 
-const change: RatingChange = {
+const standing = { games: 12, wins: 7, losses: 4, draws: 1, ratedGames: 11, level: 25 };
+const change: ListedChange = {
   player: 'alice',
   before: 1600,
   after: 1616,
   delta: 16,
   result: 'win',
   why: { kind: 'elo' },
+  standing,
+  skill: { mu: 27.1, sigma: 7.9 },
 };
-const head = { eventId: 'e-1', ladder: 'igame-gomoku', seq: 7 };
+/** A change that left the estimate where it was. */
+const { skill: _unmovedSkill, ...unmoved } = change;
+const head = { eventId: 'e-1', ladder: 'igame-gomoku', seq: 7, previousSeq: 4 };
 
 const variants: [string, RatingChangesMessage][] = [
   ['a game', { ...head, type: 'game.finished', changes: [change, { ...change, player: 'bob' }] }],
   ['a correction', { ...head, type: 'game.corrected', changes: [change] }],
-  ['a penalty', { ...head, type: 'player.penalized', changes: [{ ...change, result: null }] }],
+  [
+    'a penalty (the estimate unmoved: no skill)',
+    { ...head, type: 'player.penalized', changes: [{ ...unmoved, result: null }] },
+  ],
+  [
+    'the first message of its ladder',
+    { ...head, seq: 1, previousSeq: 0, type: 'game.finished', changes: [change] },
+  ],
   [
     'a close listing its changes',
     { ...head, type: 'period.closed', period: 'daily', key: '2026-11-29', changes: [] },
@@ -60,6 +72,44 @@ describe('the rating-changes contract', () => {
     ['an array', '[]', 'must be a JSON object'],
     ['no ladder', { eventId: 'e', seq: 1, type: 'game.finished', changes: [] }, 'ladder'],
     ['a negative seq', { ...head, seq: -1, type: 'game.finished', changes: [] }, '/seq'],
+    [
+      'no previous seq (a message written before v2)',
+      { eventId: 'e', ladder: 'x', seq: 3, type: 'game.finished', changes: [] },
+      'previousSeq',
+    ],
+    [
+      'a previous seq not below its seq',
+      { ...head, previousSeq: 7, type: 'game.finished', changes: [] },
+      '/previousSeq must be below /seq',
+    ],
+    [
+      'a change without its standing',
+      { ...head, type: 'game.finished', changes: [{ ...change, standing: undefined }] },
+      'standing',
+    ],
+    [
+      'a standing without its rated games',
+      {
+        ...head,
+        type: 'game.finished',
+        changes: [{ ...change, standing: { ...standing, ratedGames: undefined } }],
+      },
+      'ratedGames',
+    ],
+    [
+      'a negative game count',
+      {
+        ...head,
+        type: 'game.finished',
+        changes: [{ ...change, standing: { ...standing, games: -1 } }],
+      },
+      '/changes/0/standing/games',
+    ],
+    [
+      'a skill without its sigma',
+      { ...head, type: 'game.finished', changes: [{ ...change, skill: { mu: 25 } }] },
+      'sigma',
+    ],
     ['a game without changes', { ...head, type: 'game.finished' }, 'changes'],
     ['a game summarised', { ...head, type: 'game.finished', summary: true, moved: 3 }, 'changes'],
     ['a change without its player', { ...head, type: 'game.finished', changes: [{}] }, 'player'],

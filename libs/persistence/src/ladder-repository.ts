@@ -1,4 +1,4 @@
-import type { LadderEvent } from '@ranking/contracts';
+import type { BoardStanding, LadderEvent } from '@ranking/contracts';
 import type { GameRow, PlayerChange, PlayerState, Skill, SkillState } from '@ranking/rating';
 import {
   PLAYER_COLUMNS,
@@ -56,13 +56,10 @@ export interface StoredEvent {
   readonly event: LadderEvent;
 }
 
-/** A player's board fields after a change: their row on the live board from then on. */
-export type BoardStanding = Pick<
-  PlayerState,
-  'games' | 'wins' | 'losses' | 'draws' | 'ratedGames' | 'level'
->;
-
-/** The board fields of a player's state, copied (a fold changes its records in place). */
+/**
+ * The board fields of a player's state (the contract's `BoardStanding`: what a rating-changes
+ * message lists and a history row keeps), copied (a fold changes its records in place).
+ */
 export const boardStandingOf = (p: PlayerState): BoardStanding => ({
   games: p.games,
   wins: p.wins,
@@ -92,7 +89,27 @@ export interface LoadedPlayers {
 export interface LadderCounters {
   lastSeq: number;
   accepted: number;
+  /**
+   * The seq of the ladder's last rating-changes message: the next one names it as its
+   * `previousSeq`, so a reader can tell a lost message from an event that had none.
+   */
+  lastMessageSeq: number;
 }
+
+const COUNTER_COLUMNS = 'ladder, last_seq, accepted, last_message_seq';
+
+interface CounterRow {
+  ladder: string;
+  last_seq: string;
+  accepted: string;
+  last_message_seq: string;
+}
+
+const countersOf = (r: CounterRow): LadderCounters => ({
+  lastSeq: Number(r.last_seq),
+  accepted: Number(r.accepted),
+  lastMessageSeq: Number(r.last_message_seq),
+});
 
 /** Ladder state in PostgreSQL: every read is one query for a whole batch, every write one statement. */
 export class LadderRepository {
@@ -116,26 +133,27 @@ export class LadderRepository {
       'INSERT INTO ladders (ladder) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING',
       [sorted],
     );
-    const rows = await this.sql.query<{ ladder: string; last_seq: string; accepted: string }>(
-      'SELECT ladder, last_seq, accepted FROM ladders WHERE ladder = ANY($1::text[]) ORDER BY ladder FOR UPDATE',
+    const rows = await this.sql.query<CounterRow>(
+      `SELECT ${COUNTER_COLUMNS} FROM ladders WHERE ladder = ANY($1::text[]) ORDER BY ladder FOR UPDATE`,
       [sorted],
     );
-    return new Map(
-      rows.map((r) => [r.ladder, { lastSeq: Number(r.last_seq), accepted: Number(r.accepted) }]),
-    );
+    return new Map(rows.map((r) => [r.ladder, countersOf(r)]));
   }
 
   async saveLadders(counters: ReadonlyMap<string, LadderCounters>): Promise<void> {
     if (counters.size === 0) return;
     const ladders = [...counters.keys()];
     await this.sql.query(
-      `UPDATE ladders SET last_seq = c.last_seq, accepted = c.accepted
-       FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS c(ladder, last_seq, accepted)
+      `UPDATE ladders
+       SET last_seq = c.last_seq, accepted = c.accepted, last_message_seq = c.last_message_seq
+       FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+         AS c(ladder, last_seq, accepted, last_message_seq)
        WHERE ladders.ladder = c.ladder`,
       [
         ladders,
         ladders.map((l) => counters.get(l)!.lastSeq),
         ladders.map((l) => counters.get(l)!.accepted),
+        ladders.map((l) => counters.get(l)!.lastMessageSeq),
       ],
     );
   }
@@ -430,12 +448,10 @@ export class LadderRepository {
 
   /** Ladders with at least one accepted event. */
   async activeLadders(): Promise<Map<string, LadderCounters>> {
-    const rows = await this.sql.query<{ ladder: string; last_seq: string; accepted: string }>(
-      'SELECT ladder, last_seq, accepted FROM ladders WHERE accepted > 0 ORDER BY ladder',
+    const rows = await this.sql.query<CounterRow>(
+      `SELECT ${COUNTER_COLUMNS} FROM ladders WHERE accepted > 0 ORDER BY ladder`,
     );
-    return new Map(
-      rows.map((r) => [r.ladder, { lastSeq: Number(r.last_seq), accepted: Number(r.accepted) }]),
-    );
+    return new Map(rows.map((r) => [r.ladder, countersOf(r)]));
   }
 
   /** Void games in log order. */

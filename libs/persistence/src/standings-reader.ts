@@ -52,6 +52,18 @@ const toRow = (r: RawStanding): StandingRow => ({
 export class StandingsReader {
   constructor(private readonly sql: Sql) {}
 
+  /**
+   * The ladder's position in its log (`ladders.last_seq`, 0 before its first event): every
+   * event up to it is in the rows read from now on (written in the transaction that moved it).
+   */
+  async ladderPosition(ladder: string): Promise<number> {
+    const rows = await this.sql.query<{ last_seq: string }>(
+      'SELECT last_seq FROM ladders WHERE ladder = $1',
+      [ladder],
+    );
+    return Number(rows[0]?.last_seq ?? 0);
+  }
+
   /** Keys of the ladder's applied daily closes, newest first. */
   async dailyCloses(ladder: string, limit: number): Promise<string[]> {
     const rows = await this.sql.query<{ period_key: string }>(
@@ -97,16 +109,6 @@ export class StandingsReader {
        WHERE ladder = $1 AND games > 0 AND ($2::text IS NULL OR player > $2)
        ORDER BY player LIMIT $3`,
       [ladder, after, limit],
-    );
-    return rows.map(toRow);
-  }
-
-  /** The live rows of these players (those who played at least once), with their estimates. */
-  async livePlayers(ladder: string, players: readonly string[]): Promise<StandingRow[]> {
-    if (players.length === 0) return [];
-    const rows = await this.sql.query<RawStanding>(
-      `SELECT ${LIVE_COLUMNS} FROM ladder_players WHERE ladder = $1 AND player = ANY($2::text[]) AND games > 0`,
-      [ladder, players],
     );
     return rows.map(toRow);
   }

@@ -8,6 +8,7 @@ import {
 import type { PlayerChange } from './player-change.js';
 import {
   annulmentMessage,
+  type MovedPlayer,
   RATING_CHANGES_SUMMARY_OVER,
   ratingChangeMessage,
 } from './rating-change-message.js';
@@ -67,56 +68,87 @@ const penalized: PlayerChange = {
   why: { kind: 'penalty', reason: 'disconnects', points: -100, floor: 100 },
 };
 
+const standing = { games: 9, wins: 5, losses: 3, draws: 1, ratedGames: 9, level: 25 };
+/** As the rating history holds it: the fold's record is wider than the board fields. */
+const movedA: MovedPlayer = {
+  change,
+  standing: { ...standing, rating: 1616, captures: 3 } as typeof standing,
+  skill: { after: { mu: 26.2, sigma: 8.1, lastPlayedAt: 5 } as { mu: number; sigma: number } },
+};
+const movedB: MovedPlayer = { change: penalized, standing, skill: null };
+const place = (seq: number, previousSeq: number) => ({ seq, previousSeq });
+
 /** The contract's reader takes back exactly what the producer wrote. */
 const readsBack = (message: unknown) =>
   expect(readRatingChanges(JSON.stringify(message))).toEqual({ ok: true, message });
 
 describe('rating-changes messages', () => {
-  it('given a game, then its changes, read back as written', () => {
-    const message = ratingChangeMessage(game, 3, [change], 2);
+  it('given a game, then its changes with the board standing and the estimate after it, its previous message, read back as written', () => {
+    const message = ratingChangeMessage(game, place(3, 1), [movedA], 2);
     expect(message).toEqual({
       eventId: 'g-1',
       ladder: 'igame-gomoku',
       seq: 3,
+      previousSeq: 1,
       type: 'game.finished',
-      changes: [change],
+      changes: [{ ...change, standing, skill: { mu: 26.2, sigma: 8.1 } }],
     });
+    // Members in the wire's order: the head, then each change's own before its standing.
+    expect(JSON.stringify(message)).toMatch(
+      /^\{"eventId":"g-1","ladder":"igame-gomoku","seq":3,"previousSeq":1,"type":"game.finished","changes":\[\{"player":"a",.*"why":\{.*\},"standing":\{"games":9,"wins":5,"losses":3,"draws":1,"ratedGames":9,"level":25\},"skill":\{"mu":26.2,"sigma":8.1\}\}\]\}$/,
+    );
     readsBack(message);
   });
 
-  it('given a penalty, then its change, read back as written', () => {
-    const message = ratingChangeMessage(penalty, 4, [penalized], 1);
-    expect(message).toMatchObject({ type: 'player.penalized', changes: [penalized] });
+  it('given a penalty (the estimate unmoved), then its change without a skill, read back as written', () => {
+    const message = ratingChangeMessage(penalty, place(4, 3), [movedB], 1);
+    expect(message).toMatchObject({
+      type: 'player.penalized',
+      previousSeq: 3,
+      changes: [{ ...penalized, standing }],
+    });
+    expect(message).not.toHaveProperty('changes.0.skill');
     readsBack(message);
   });
 
   it('given a close that moved few players, then its changes with the period and key, read back as written', () => {
-    const message = ratingChangeMessage(close, 7, [change], 1);
+    const message = ratingChangeMessage(close, place(7, 0), [movedB], 1);
     expect(message).toEqual({
       eventId: close.id,
       ladder: 'qq-gomoku',
       seq: 7,
+      previousSeq: 0,
       type: 'period.closed',
       period: 'daily',
       key: '2026-11-29',
-      changes: [change],
+      changes: [{ ...penalized, standing }],
     });
     readsBack(message);
   });
 
-  it('given a close that moved many, then a summary with the count', () => {
-    const message = ratingChangeMessage(close, 7, [change], RATING_CHANGES_SUMMARY_OVER + 1);
-    expect(message).toMatchObject({ summary: true, moved: RATING_CHANGES_SUMMARY_OVER + 1 });
+  it('given a close that moved many, then a summary with the count and no players', () => {
+    const message = ratingChangeMessage(
+      close,
+      place(7, 5),
+      [movedA],
+      RATING_CHANGES_SUMMARY_OVER + 1,
+    );
+    expect(message).toMatchObject({
+      previousSeq: 5,
+      summary: true,
+      moved: RATING_CHANGES_SUMMARY_OVER + 1,
+    });
     expect(message).not.toHaveProperty('changes');
     readsBack(message);
   });
 
   it('given an annulment, then a summary with the player and how many players moved', () => {
-    const message = annulmentMessage(annulled, 9, 42);
+    const message = annulmentMessage(annulled, place(9, 8), 42);
     expect(message).toEqual({
       eventId: 'x-1',
       ladder: 'igame-gomoku',
       seq: 9,
+      previousSeq: 8,
       type: 'player.annulled',
       player: 'mallory',
       summary: true,

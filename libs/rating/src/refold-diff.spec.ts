@@ -16,7 +16,7 @@ const game = (id: string, at: string, winner: string, loser: string): LadderEven
     finishedAt: at,
     moves: 40,
     players: [win(winner, { ip: `10.0.0.${winner}` }), loss(loser, { ip: `10.0.0.${loser}` })],
-  }) as LadderEvent;
+  });
 
 const LOG: LadderEvent[] = [
   game('g1', '2026-11-20T10:00:00+08:00', '1', '2'),

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { LocalRedisCluster, TEST_ENV } from '@ranking/testing';
 import { Cluster } from 'ioredis';
-import { BoardStore, BoardsUnavailableError, type BoardEntry } from './board-store.js';
+import {
+  APPLIED_SEQ,
+  BoardStore,
+  BoardsUnavailableError,
+  type BoardEntry,
+  type SequencedChange,
+} from './board-store.js';
 import { type RedisClient, redisClient, unlinkPrefixed } from './redis-client.js';
 
 const entry = (member: string, rating: number): BoardEntry => ({
@@ -11,7 +17,7 @@ const entry = (member: string, rating: number): BoardEntry => ({
   data: String(rating),
 });
 
-const LADDERS = ['l', 'v', 't', 'r', 'w', 'm'];
+const LADDERS = ['l', 'v', 't', 'r', 'w', 'm', 's'];
 
 /** Every key name a pattern matches, on every master of a cluster. */
 const keysOf = async (redis: RedisClient, pattern: string): Promise<string[]> =>
@@ -99,7 +105,7 @@ describe.each([
     const build = store.build('r', 'live');
     // In board order: a(5), b(4), c(4), e(4), d(3).
     await build.add([entry('a', 5), entry('b', 4), entry('c', 4), entry('d', 3), entry('e', 4)]);
-    await build.commit({}, null);
+    await build.commit({ [APPLIED_SEQ]: 0 }, null);
     const first = async (after: string, score: string) =>
       (await store.page('r', 'live', { member: after, score }, 10))!;
     expect(await first('e', '-4')).toMatchObject({ start: 4, firstRank: 5, total: 5 });
@@ -112,10 +118,18 @@ describe.each([
     const [d] = await store.member('r', ['live'], 'd', 0);
     expect(d!.board).toMatchObject({ start: 4, firstRank: 5, items: [{ member: 'd' }] });
     // The total follows live changes: one member leaves the ranking, one joins.
-    await store.upsert('r', 'live', [
-      { member: 'b', score: -4, ranked: false, data: '4' },
-      { member: 'f', score: -1, ranked: true, data: '1' },
-    ]);
+    expect(
+      await store.applyInOrder('r', 'live', [
+        {
+          previousSeq: 0,
+          seq: 1,
+          members: [
+            { member: 'b', score: -4, ranked: false, data: '4' },
+            { member: 'f', score: -1, ranked: true, data: '1' },
+          ],
+        },
+      ]),
+    ).toEqual({ kind: 'done', index: 1, applied: 1, duplicates: 0 });
     expect((await store.page('r', 'live', null, 10))!.total).toBe(5);
     expect((await store.page('r', 'live', null, 10))!.items.map((i) => i.member)).toEqual([
       'a',
@@ -124,6 +138,126 @@ describe.each([
       'd',
       'f',
     ]);
+  });
+
+  it('applies messages in their order, each once: duplicates change nothing, a lost message or a summary stops the run, rows and seq move together', async () => {
+    const rows = async () => {
+      const page = (await store.page('s', 'live', null, 50))!;
+      return {
+        seq: page.meta[APPLIED_SEQ],
+        ranked: page.items.map((i) => `${i.member}:${i.data}`),
+        c: (await store.member('s', ['live'], 'c', 0))[0]!.data,
+      };
+    };
+    const message = (
+      previousSeq: number,
+      seq: number,
+      members: SequencedChange['members'],
+    ): SequencedChange => ({ previousSeq, seq, members });
+    const build = store.build('s', 'live');
+    await build.add([
+      { member: 'a', score: -9, ranked: true, data: '9|1|mu-a|sigma-a' },
+      { member: 'b', score: -8, ranked: true, data: '8|1|mu-b|sigma-b' },
+    ]);
+    await build.commit({ [APPLIED_SEQ]: 10 }, null);
+
+    // Seq 12 follows 10 (11 had no message), 15 follows 12; 9 and 12 again are duplicates.
+    const first = await store.applyInOrder('s', 'live', [
+      message(8, 9, [{ member: 'a', score: 0, ranked: true, data: 'stale' }]),
+      message(10, 12, [
+        // The row's first two fields; the stored fields after them are kept.
+        { member: 'a', score: -7, ranked: true, data: '7|2', keepAfter: 2 },
+        { member: 'c', score: -5, ranked: false, data: '5|1|x|y' },
+      ]),
+      message(10, 12, [{ member: 'a', score: 0, ranked: true, data: 'again' }]),
+      message(12, 15, [{ member: 'b', removed: true }]),
+    ]);
+    expect(first).toEqual({ kind: 'done', index: 4, applied: 2, duplicates: 2 });
+    expect(await rows()).toEqual({ seq: '15', ranked: ['a:7|2|mu-a|sigma-a'], c: '5|1|x|y' });
+
+    // A message after a lost one (its previous, 17, was never applied): the run stops there,
+    // with the message before it applied.
+    const gap = await store.applyInOrder('s', 'live', [
+      message(15, 16, [{ member: 'd', score: -6, ranked: true, data: '6' }]),
+      message(17, 18, [{ member: 'e', score: -1, ranked: true, data: '1' }]),
+      message(18, 19, [{ member: 'f', score: -1, ranked: true, data: '1' }]),
+    ]);
+    expect(gap).toEqual({ kind: 'gap', index: 1, applied: 1, duplicates: 0 });
+    expect(await rows()).toEqual({
+      seq: '16',
+      ranked: ['a:7|2|mu-a|sigma-a', 'd:6'],
+      c: '5|1|x|y',
+    });
+
+    // A summary always asks for a read, even at or below the board's seq (an annulment's
+    // summary comes when it is swapped in, after later events' messages: ADR 24).
+    expect(await store.applyInOrder('s', 'live', [message(0, 16, null)])).toMatchObject({
+      kind: 'reload',
+      index: 0,
+    });
+    expect(await store.applyInOrder('s', 'live', [message(16, 20, null)])).toMatchObject({
+      kind: 'reload',
+      index: 0,
+    });
+    // A summary after a lost message is a gap: there is more to read than the live board.
+    expect(await store.applyInOrder('s', 'live', [message(18, 20, null)])).toMatchObject({
+      kind: 'gap',
+      index: 0,
+    });
+
+    // A new member whose row is to keep stored fields it does not have: its row as given.
+    await store.applyInOrder('s', 'live', [
+      message(16, 17, [{ member: 'g', score: -3, ranked: false, data: '3|0', keepAfter: 2 }]),
+    ]);
+    expect((await store.member('s', ['live'], 'g', 0))[0]!.data).toBe('3|0');
+
+    // A board built without a seq (before boards kept one): every message follows a lost one.
+    const unknown = store.build('s', 'live');
+    await unknown.add([{ member: 'a', score: -1, ranked: true, data: '1' }]);
+    await unknown.commit({}, null);
+    expect(await store.applyInOrder('s', 'live', [message(0, 1, [])])).toMatchObject({
+      kind: 'gap',
+      index: 0,
+    });
+    expect(await store.applyInOrder('s', 'nothing', [message(0, 1, [])])).toEqual({
+      kind: 'missing',
+    });
+  });
+
+  it('splits a long run of messages into scripts of bounded size, in order', async () => {
+    const build = store.build('s', 'long');
+    await build.commit({ [APPLIED_SEQ]: 0 }, null);
+    const messages: SequencedChange[] = Array.from({ length: 2_500 }, (_, i) => ({
+      previousSeq: i,
+      seq: i + 1,
+      members: [
+        { member: `p${i % 7}`, score: -i, ranked: true, data: String(i) },
+        { member: `q${i % 3}`, score: -i, ranked: i % 2 === 0, data: String(i) },
+        { member: 'r', score: -i, ranked: true, data: String(i) },
+      ],
+    }));
+    expect(await store.applyInOrder('s', 'long', messages)).toEqual({
+      kind: 'done',
+      index: 2_500,
+      applied: 2_500,
+      duplicates: 0,
+    });
+    const page = (await store.page('s', 'long', null, 50))!;
+    expect(page.meta[APPLIED_SEQ]).toBe('2500');
+    // Each member holds its last message's row, ranked as that message said.
+    const last = new Map<string, { score: number; ranked: boolean; data: string }>();
+    for (const m of messages)
+      for (const c of m.members!) if (!('removed' in c)) last.set(c.member, c);
+    const ranked = [...last]
+      .filter(([, c]) => c.ranked)
+      .sort(([a, x], [b, y]) => x.score - y.score || (a < b ? -1 : 1))
+      .map(([member, c]) => `${member}:${c.data}`);
+    expect(ranked).toContain('p0:2499');
+    expect(page.items.map((i) => `${i.member}:${i.data}`)).toEqual(ranked);
+    expect((await store.member('s', ['long'], 'q0', 0))[0]).toMatchObject({
+      data: '2499',
+      index: null,
+    });
   });
 
   it('keeps daily boards inside the window: older ones are dropped with their data', async () => {

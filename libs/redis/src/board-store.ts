@@ -3,9 +3,9 @@ import { FlatReply } from './flat-reply.js';
 import { RELEASE_LUA } from './scripts/release.js';
 import type { RedisClient } from './redis-client.js';
 import { HEAD_LUA } from './scripts/head.js';
-import { LIVE_LUA } from './scripts/live.js';
 import { MEMBER_LUA } from './scripts/member.js';
 import { PAGE_LUA } from './scripts/page.js';
+import { SEQUENCED_LUA } from './scripts/sequenced.js';
 import { SWITCH_LUA } from './scripts/switch.js';
 
 /** One line of a board: the member, its sort score (lower first) and an opaque encoded row. */
@@ -17,6 +17,45 @@ export interface BoardEntry {
   readonly ranked: boolean;
   readonly data: string;
 }
+
+/**
+ * One member's change on a board kept in message order: its new entry (with `keepAfter`, the
+ * row's leading fields only: the stored row's fields after them stay), or its removal.
+ */
+export type MemberChange =
+  | (BoardEntry & { readonly keepAfter?: number })
+  | { readonly member: string; readonly removed: true };
+
+/**
+ * A message for a board kept in order (the live board): its seq, the seq of the message before
+ * it, and the members it changes; null when a board cannot apply it alone and must be read again.
+ */
+export interface SequencedChange {
+  readonly seq: number;
+  readonly previousSeq: number;
+  readonly members: readonly MemberChange[] | null;
+}
+
+/**
+ * What `applyInOrder` did: every message applied or passed over as a duplicate (`done`); no such
+ * board; or stopped at the message `index` (those before it done), which follows a lost message
+ * (`gap`) or asks for the board to be read again (`reload`).
+ */
+export type SequencedOutcome =
+  | { readonly kind: 'missing' }
+  | {
+      readonly kind: 'done' | 'gap' | 'reload';
+      readonly index: number;
+      readonly applied: number;
+      readonly duplicates: number;
+    };
+
+/** The meta field of a board kept in message order: the seq of the last message in it. */
+export const APPLIED_SEQ = 'seq';
+
+/** Messages and member changes per script run, so one run never holds Redis for long. */
+const SEQUENCED_MESSAGES = 1_000;
+const SEQUENCED_MEMBERS = 5_000;
 
 /** A slice of a board as read in one atomic script: ranks are left to the caller. */
 export interface BoardSlice {
@@ -58,7 +97,7 @@ interface BoardScripts {
   lbPageBuffer(numKeys: number, ...args: (string | number)[]): Promise<Buffer | null>;
   lbMemberBuffer(numKeys: number, ...args: (string | number)[]): Promise<Buffer | null>;
   lbSwitch(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  lbLive(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  lbSequenced(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lbHead(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
@@ -66,7 +105,7 @@ const SCRIPTS: Record<string, string> = {
   lbPage: PAGE_LUA,
   lbMember: MEMBER_LUA,
   lbSwitch: SWITCH_LUA,
-  lbLive: LIVE_LUA,
+  lbSequenced: SEQUENCED_LUA,
   lbHead: HEAD_LUA,
 };
 
@@ -341,18 +380,54 @@ export class BoardStore {
     return this.redis.zrevrange(this.daysKey(ladder), 0, -1);
   }
 
-  /** Upserts members of the current version of a board (the live board); false when it does not exist. */
-  async upsert(ladder: string, board: string, entries: readonly BoardEntry[]): Promise<boolean> {
-    if (entries.length === 0) return true;
-    const args = entries.flatMap((e) => [e.member, String(e.score), e.ranked ? '1' : '0', e.data]);
-    const done = await this.scripts.lbLive(
-      1,
-      this.boardKey(ladder, board),
-      entries.length,
-      ...args,
-      new Date().toISOString(),
-    );
-    return done === 1;
+  /**
+   * Applies messages to the current version of a board (the live board) in their order, each at
+   * most once, against the board's `seq` (APPLIED_SEQ: the last message in it; a build sets it
+   * to the position it read): a message at or below it is a duplicate; one whose previous
+   * message lies above it follows a lost one (`gap`), and one without member changes asks for a
+   * read of the whole board (`reload`): either stops the run there. A run of many messages is
+   * split into scripts of bounded size; each moves rows and `seq` together.
+   */
+  async applyInOrder(
+    ladder: string,
+    board: string,
+    changes: readonly SequencedChange[],
+  ): Promise<SequencedOutcome> {
+    this.assertConnected();
+    let applied = 0;
+    let duplicates = 0;
+    for (let start = 0; start < changes.length;) {
+      const args: (string | number)[] = [];
+      let end = start;
+      let members = 0;
+      while (
+        end < changes.length &&
+        end - start < SEQUENCED_MESSAGES &&
+        (end === start || members + (changes[end]!.members?.length ?? 0) <= SEQUENCED_MEMBERS)
+      ) {
+        const change = changes[end++]!;
+        members += change.members?.length ?? 0;
+        args.push(change.previousSeq, change.seq, change.members?.length ?? -1);
+        for (const m of change.members ?? [])
+          if ('removed' in m) args.push(m.member, '-', '', '', 0);
+          else args.push(m.member, m.ranked ? '1' : '0', m.score, m.data, m.keepAfter ?? 0);
+      }
+      const [status, index, done, repeated] = (await this.scripts.lbSequenced(
+        1,
+        this.boardKey(ladder, board),
+        new Date().toISOString(),
+        end - start,
+        ...args,
+      )) as [string, number, number, number];
+      applied += done;
+      duplicates += repeated;
+      if (status === 'missing') return { kind: 'missing' };
+      if (status === 'gap' || status === 'reload')
+        return { kind: status, index: start + index, applied, duplicates };
+      if (status !== 'done') throw new Error(`board store reply: unexpected status "${status}"`);
+      start = end;
+    }
+    return { kind: 'done', index: changes.length, applied, duplicates };
   }
 
   /** Drops daily boards whose day score is below `minDay` (older than the kept window). */

@@ -3,11 +3,12 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { StandingsReader, type StandingRow } from '@ranking/persistence';
 import type { LadderConfig } from '@ranking/rating';
-import { BoardStore } from '@ranking/redis';
+import { APPLIED_SEQ, BoardStore, type SequencedChange } from '@ranking/redis';
 import { Metrics } from '../ops/metrics.js';
 import { LADDERS } from '../tokens.js';
 import { boardDateOfClose, DAILY_BOARDS_KEPT, dayNumber } from './board-dates.js';
-import { boardEntry, hasBoard } from './board-row.js';
+import { boardEntry, hasBoard, memberChange } from './board-row.js';
+import type { LiveChange } from './rating-change-message.js';
 
 /** Rows read from PostgreSQL per round trip while loading a board. */
 const PAGE = 50_000;
@@ -19,8 +20,9 @@ const REBUILD_CLAIM_MS = 120_000;
 export const LIVE = 'live';
 
 /**
- * Loads boards from PostgreSQL into Redis. Every change goes through one queue, so a rebuild
- * and the live updates never interleave (an update after a rebuild reads newer rows).
+ * Loads boards from PostgreSQL into Redis, and keeps the live board in step with the rating
+ * changes from the messages alone (ADR 25). Every change goes through one queue, so a rebuild
+ * and the live updates never interleave.
  */
 @Injectable()
 export class BoardBuilder {
@@ -54,22 +56,68 @@ export class BoardBuilder {
     await this.store.trimDays(ladder.id, dayNumber(newest) - DAILY_BOARDS_KEPT + 1);
   }
 
+  /**
+   * The live board from PostgreSQL. The ladder's log position is read first and kept as the
+   * board's seq: the rows read after it hold every event up to it, so a message up to it is
+   * a duplicate, and one after it applies on top.
+   */
   async buildLive(ladder: LadderConfig): Promise<void> {
+    const position = await this.reader.ladderPosition(ladder.id);
     await this.load(ladder, LIVE, (after) => this.reader.livePage(ladder.id, after, PAGE), {
       asOf: new Date().toISOString(),
       dayScore: null,
+      seq: position,
     });
   }
 
-  /** Applies the current rows of these players to the live board (idempotent). */
-  async updateLive(ladder: LadderConfig, players: readonly string[]): Promise<boolean> {
-    if (!hasBoard(ladder)) return true;
-    const rows = await this.reader.livePlayers(ladder.id, players);
-    return this.store.upsert(
-      ladder.id,
-      LIVE,
-      rows.map((r) => boardEntry(r, ladder)),
-    );
+  /**
+   * Applies a ladder's messages, in their order, to its live board from their contents alone:
+   * each once (by seq), the board's rows and seq together. A summary, or a message after a lost
+   * one, makes it read the board from PostgreSQL instead (after a lost message, the missing
+   * daily boards too: the lost one may have been a daily close); the read covers that message,
+   * published after its event was committed, and the messages after it apply on top.
+   */
+  async applyLive(ladder: LadderConfig, changes: readonly LiveChange[]): Promise<void> {
+    if (!hasBoard(ladder)) return;
+    let rest: SequencedChange[] = changes.map((c) => ({
+      seq: c.seq,
+      previousSeq: c.previousSeq,
+      members: c.changes?.map((change) => memberChange(change, ladder)) ?? null,
+    }));
+    while (rest.length > 0) {
+      const outcome = await this.store.applyInOrder(ladder.id, LIVE, rest);
+      // No live board yet: the rebuild that loads it is due, and covers these messages.
+      if (outcome.kind === 'missing') return;
+      this.metrics.liveMessages.inc({ outcome: 'applied' }, outcome.applied);
+      this.metrics.liveMessages.inc({ outcome: 'duplicate' }, outcome.duplicates);
+      if (outcome.kind === 'done') return;
+      const at = rest[outcome.index]!;
+      this.metrics.liveReads.inc({ reason: outcome.kind === 'gap' ? 'gap' : 'summary' });
+      if (outcome.kind === 'gap') {
+        this.logger.warn(
+          `${ladder.id}: a message before seq ${at.seq} (after seq ${at.previousSeq}) never reached the live board: reading the ladder from PostgreSQL`,
+          { ladder: ladder.id, seq: at.seq, previousSeq: at.previousSeq },
+        );
+        await this.catchUp(ladder);
+      } else await this.buildLive(ladder);
+      rest = rest.slice(outcome.index + 1);
+    }
+  }
+
+  /** The live board, and every kept daily board not built yet, from PostgreSQL. */
+  private async catchUp(ladder: LadderConfig): Promise<void> {
+    await this.buildLive(ladder);
+    const keys = await this.reader.dailyCloses(ladder.id, DAILY_BOARDS_KEPT);
+    for (const key of keys.reverse())
+      if (!(await this.dailyBuilt(ladder.id, key))) await this.buildDaily(ladder, key);
+  }
+
+  /** A daily board is frozen: built once, or older than the kept window, it needs no work. */
+  async dailyBuilt(ladder: string, key: string): Promise<boolean> {
+    const date = boardDateOfClose(key);
+    if ((await this.store.meta(ladder, date))?.asOf === key) return true;
+    const newest = (await this.store.days(ladder))[0];
+    return newest !== undefined && dayNumber(date) <= dayNumber(newest) - DAILY_BOARDS_KEPT;
   }
 
   /** The ids of the ladders that have boards (whose ready markers the keeper watches). */
@@ -114,7 +162,7 @@ export class BoardBuilder {
     ladder: LadderConfig,
     board: string,
     page: (after: string | null) => Promise<StandingRow[]>,
-    { asOf, dayScore }: { asOf: string; dayScore: number | null },
+    { asOf, dayScore, seq }: { asOf: string; dayScore: number | null; seq?: number },
   ): Promise<void> {
     const timer = this.metrics.boardBuild.startTimer({
       ladder: ladder.id,
@@ -149,7 +197,9 @@ export class BoardBuilder {
         writing.catch(() => undefined); // awaited on the next round or below
       }
       await writing;
-      await build.commit({ asOf, builtAt: new Date().toISOString() }, dayScore);
+      const meta: Record<string, string | number> = { asOf, builtAt: new Date().toISOString() };
+      if (seq !== undefined) meta[APPLIED_SEQ] = seq;
+      await build.commit(meta, dayScore);
       const took = Date.now() - started;
       if (took > 1_000)
         this.logger.log(

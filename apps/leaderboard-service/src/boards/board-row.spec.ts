@@ -5,7 +5,7 @@ import {
   RULE_SETS,
   SKILL_PRIOR,
 } from '@ranking/rating';
-import { boardEntry, rowJson, skillJson } from './board-row.js';
+import { boardEntry, memberChange, rowJson, skillJson } from './board-row.js';
 
 const ladders = ladderRegistry();
 const row = {
@@ -41,6 +41,47 @@ function shown(rank: number | null, r: typeof row, ladder: LadderConfig) {
 }
 
 describe('board rows', () => {
+  describe('from a listed change (the message alone)', () => {
+    const igame = ladders.get('igame-gomoku')!;
+    const { player, rating, ...standing } = row;
+    const change = {
+      player,
+      before: 1690,
+      after: rating,
+      delta: 10,
+      result: 'win' as const,
+      why: { kind: 'elo' },
+      standing,
+    };
+
+    it('given a change that moved the estimate, then the row a read from PostgreSQL gives', () => {
+      const skill = { mu: 27.5, sigma: 6.25 };
+      expect(memberChange({ ...change, skill }, igame)).toEqual(
+        boardEntry({ ...row, skill }, igame),
+      );
+    });
+
+    it('given a change that left the estimate, then the board fields, the stored estimate kept', () => {
+      const entry = boardEntry(row, igame);
+      expect(memberChange(change, igame)).toEqual({ ...entry, keepAfter: 7 });
+      expect(entry.data.split('|')).toHaveLength(7);
+    });
+
+    it('given eligibility, then ranked as the rows are (i.Game: from 20 rated games)', () => {
+      const ranked = { ...change, standing: { ...standing, ratedGames: 20 } };
+      expect(memberChange(ranked, igame)).toMatchObject({ ranked: true, score: -1700 });
+      expect(memberChange(change, igame)).toMatchObject({ ranked: false });
+    });
+
+    it('given a player left without games (a voided only game), then off the board', () => {
+      const none = {
+        ...change,
+        standing: { ...standing, games: 0, wins: 0, losses: 0, draws: 0, ratedGames: 0 },
+      };
+      expect(memberChange(none, igame)).toEqual({ member: 'p', removed: true });
+    });
+  });
+
   it('given i.Game, then a player is ranked only from 20 rated games', () => {
     const igame = ladders.get('igame-gomoku')!;
     expect(boardEntry(row, igame).ranked).toBe(false);

@@ -6,8 +6,9 @@ import {
   type PlayerState,
   SKILL_PRIOR,
 } from '@ranking/rating';
+import type { ListedChange } from '@ranking/contracts';
 import type { StandingRow } from '@ranking/persistence';
-import type { BoardEntry } from '@ranking/redis';
+import type { BoardEntry, MemberChange } from '@ranking/redis';
 import type { RankedItem } from './ranked-page.js';
 
 /** Whether a ladder has leaderboards at all (the casual ladder is never ranked). */
@@ -30,6 +31,24 @@ export function boardEntry(row: StandingRow, ladder: LadderConfig): BoardEntry {
         '|',
       ) + (row.skill === undefined ? '' : `|${row.skill?.mu ?? ''}|${row.skill?.sigma ?? ''}`),
   };
+}
+
+/** A stored row's board fields (rating, games, wins, losses, draws, rated games, level). */
+const BOARD_FIELDS = 7;
+
+/**
+ * A listed change as its player's row on the live board, from the message alone: the rating
+ * after the event and the board standing; with the skill estimate when the event moved it, else
+ * the stored row's estimate is kept. A player left without games (a voided only game) leaves
+ * the board, as a board read from PostgreSQL has only players who played.
+ */
+export function memberChange(change: ListedChange, ladder: LadderConfig): MemberChange {
+  if (change.standing.games === 0) return { member: change.player, removed: true };
+  const { games, wins, losses, draws, ratedGames, level } = change.standing;
+  const { player, after: rating, skill } = change;
+  const row = { player, rating, games, wins, losses, draws, ratedGames, level };
+  const entry = boardEntry(skill === undefined ? row : { ...row, skill }, ladder);
+  return change.skill === undefined ? { ...entry, keepAfter: BOARD_FIELDS } : entry;
 }
 
 const PRIOR_JSON = JSON.stringify({ mu: SKILL_PRIOR.mu, sigma: SKILL_PRIOR.sigma });

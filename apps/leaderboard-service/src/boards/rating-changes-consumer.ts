@@ -23,16 +23,17 @@ import type { Kafka } from 'kafkajs';
 import { Metrics } from '../ops/metrics.js';
 import { ENVIRONMENT, KAFKA, LADDERS } from '../tokens.js';
 import { BoardBuilder } from './board-builder.js';
-import { boardDateOfClose, DAILY_BOARDS_KEPT, dayNumber } from './board-dates.js';
 import { hasBoard } from './board-row.js';
-import { boardWork, type BoardWork } from './rating-change-message.js';
+import { boardWork, type BoardWork, type LiveChange } from './rating-change-message.js';
 
 /**
  * Keeps the boards in step with `ranking.rating-changes` through the shared consumer protocol.
- * Each fetch's work is applied from the current PostgreSQL rows, so applying a message twice
- * changes nothing and Kafka's committed offsets serve as checkpoints. A message it cannot read
- * is passed over with a warning and a count; a failed batch (Redis or PostgreSQL away) is
- * retried with backoff, and one that fails on its own is passed over likewise.
+ * The live board takes each message's rows from the message itself, in the ladder's order, and
+ * keeps the seq of the last one with its rows (ADR 25); daily boards are built from the frozen
+ * standings. Applying a message twice therefore changes nothing, and Kafka's committed offsets
+ * serve as checkpoints. A message it cannot read is passed over with a warning and a count; a
+ * failed batch (Redis or PostgreSQL away) is retried with backoff, and one that fails on its
+ * own is passed over likewise.
  */
 @Injectable()
 export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -99,26 +100,26 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
     return work;
   }
 
-  /** The batch's work, coalesced per ladder: players once each, the live board once. */
+  /**
+   * The batch's work per ladder: its live board from the messages in their order (read from
+   * PostgreSQL only for a summary or after a lost message), then the daily boards of its daily
+   * closes, each built once.
+   */
   private async apply(work: readonly BoardWork[]): Promise<void> {
     // A ladder whose rebuild from PostgreSQL is due (Redis lost its data) is left to the
     // rebuild: it runs after this batch (one queue) and covers it. The other ladders go on.
     const unready = new Set(await this.store.unready([...new Set(work.map((w) => w.ladder))]));
-    const players = new Map<string, Set<string>>();
-    const live = new Set<string>();
+    const live = new Map<string, LiveChange[]>();
     const daily: { ladder: string; key: string }[] = [];
     for (const w of work) {
       if (unready.has(w.ladder)) continue;
       switch (w.kind) {
-        case 'players': {
-          const set = players.get(w.ladder) ?? new Set<string>();
-          for (const p of w.players) set.add(p);
-          players.set(w.ladder, set);
+        case 'live': {
+          const changes = live.get(w.ladder) ?? [];
+          changes.push(w.change);
+          live.set(w.ladder, changes);
           break;
         }
-        case 'live':
-          live.add(w.ladder);
-          break;
         case 'daily':
           daily.push({ ladder: w.ladder, key: w.key });
           break;
@@ -128,29 +129,15 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
         }
       }
     }
-    for (const [id, set] of players) {
+    for (const [id, changes] of live) {
       const ladder = this.ladders.get(id);
-      if (!ladder || !hasBoard(ladder) || live.has(id)) continue;
-      // No live board yet (a rebuild will load it): nothing to update.
-      await this.builder.updateLive(ladder, [...set]);
-    }
-    for (const id of live) {
-      const ladder = this.ladders.get(id);
-      if (ladder && hasBoard(ladder)) await this.builder.buildLive(ladder);
+      if (ladder && hasBoard(ladder)) await this.builder.applyLive(ladder, changes);
     }
     for (const { ladder: id, key } of daily) {
       const ladder = this.ladders.get(id);
       if (!ladder || !hasBoard(ladder)) continue;
-      if (await this.alreadyBuilt(ladder.id, key)) continue;
+      if (await this.builder.dailyBuilt(ladder.id, key)) continue;
       await this.builder.buildDaily(ladder, key);
     }
-  }
-
-  /** A daily board is frozen: built once, or older than the kept window, it needs no work. */
-  private async alreadyBuilt(ladder: string, key: string): Promise<boolean> {
-    const date = boardDateOfClose(key);
-    if ((await this.store.meta(ladder, date))?.asOf === key) return true;
-    const newest = (await this.store.days(ladder))[0];
-    return newest !== undefined && dayNumber(date) <= dayNumber(newest) - DAILY_BOARDS_KEPT;
   }
 }

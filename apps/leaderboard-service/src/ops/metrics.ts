@@ -12,6 +12,10 @@ export class Metrics {
 
   readonly skippedMessages: Counter<'reason'>;
 
+  readonly liveMessages: Counter<'outcome'>;
+
+  readonly liveReads: Counter<'reason'>;
+
   readonly pageCache: Counter<'result'>;
 
   readonly rebuilds: Counter;
@@ -36,6 +40,18 @@ export class Metrics {
     this.skippedMessages = new Counter({
       name: 'leaderboard_skipped_messages_total',
       help: 'Messages of ranking.rating-changes the boards passed over: unreadable, or failing on their own (unprocessable)',
+      labelNames: ['reason'] as const,
+      registers,
+    });
+    this.liveMessages = new Counter({
+      name: 'leaderboard_live_messages_total',
+      help: 'Rating-changes messages the live boards took from their contents (applied) or passed over as already in them (duplicate)',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.liveReads = new Counter({
+      name: 'leaderboard_live_reads_total',
+      help: 'Live boards read whole from PostgreSQL because of a message: a summary that lists nobody, or a gap (a lost message before it)',
       labelNames: ['reason'] as const,
       registers,
     });

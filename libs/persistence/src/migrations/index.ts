@@ -14,6 +14,7 @@ import { SkillAndStandings1765500000000 } from './1765500000000-skill-and-standi
 import { HistoryAsOfIndex1765550000000 } from './1765550000000-history-as-of-index.js';
 import { HistoryByEvent1765600000000 } from './1765600000000-history-by-event.js';
 import { LadderSnapshots1765700000000 } from './1765700000000-ladder-snapshots.js';
+import { LastMessageSeq1765750000000 } from './1765750000000-last-message-seq.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   HistoryAsOfIndex1765550000000,
   HistoryByEvent1765600000000,
   LadderSnapshots1765700000000,
+  LastMessageSeq1765750000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
