@@ -43,6 +43,8 @@ export interface SwapReport {
   readonly refoldSeconds: number;
   readonly lockSeconds: number;
   readonly steps: SwapSteps;
+  /** The re-fold's game rows, and those of them the pre-write found changed and wrote. */
+  readonly gameRows: { readonly refolded: number; readonly written: number };
 }
 
 /** Seconds per step of a swap, so that the log and the bench say which one costs what. */
@@ -154,14 +156,26 @@ export class AnnulmentRefolder {
       );
     // The re-fold's game rows, written before the lock in small transactions: only corrections
     // use them, and any game an event after `position` touched is written again at the swap.
+    // Only those that differ from the stored row: every game since the snapshot is a changed
+    // row of the fold, but before the first covered one they are the same as stored.
     const preWriting = process.hrtime.bigint();
     const rows = fold.changedGameRows();
+    let written = 0;
     for (let i = 0; i < rows.length; i += PRE_WRITE)
-      await this.db.transaction((manager) =>
-        new LadderRepository(sqlOf(manager)).upsertGamesOf([
-          [ladder.id, rows.slice(i, i + PRE_WRITE)],
-        ]),
-      );
+      written += await this.db.transaction(async (manager) => {
+        const repo = new LadderRepository(sqlOf(manager));
+        const page = rows.slice(i, i + PRE_WRITE);
+        const stored = await repo.loadGames(
+          ladder.id,
+          page.map(([id]) => id),
+        );
+        const differ = page.filter(([id, record, skill]) => {
+          const row = stored.get(id);
+          return row?.record !== record || (skill !== null && row.skill !== skill);
+        });
+        await repo.upsertGamesOf([[ladder.id, differ]]);
+        return differ.length;
+      });
     fold.markWritten();
     const preWrite = seconds(preWriting);
     const refoldSeconds = seconds(started);
@@ -192,6 +206,7 @@ export class AnnulmentRefolder {
         ...swap.steps,
         save: seconds(saving),
       },
+      gameRows: { refolded: rows.length, written },
     };
   }
 
@@ -310,6 +325,7 @@ export class AnnulmentRefolder {
       refoldSeconds: 0,
       lockSeconds: 0,
       steps: NO_STEPS,
+      gameRows: { refolded: 0, written: 0 },
     };
   }
 

@@ -95,6 +95,7 @@ export class RefoldThread implements OnApplicationBootstrap, BeforeApplicationSh
         `ladder ${r.ladder}: ${r.annulments} annulment(s) swapped in at position ${r.swappedAt} ` +
           `(re-folded from ${r.from} to ${r.read} in ${r.refoldSeconds.toFixed(2)} s, ` +
           `${r.caughtUp} events caught up under a ${r.lockSeconds.toFixed(3)} s lock), ${r.moved} players moved; ` +
+          `${r.gameRows.written} of its ${r.gameRows.refolded} game rows pre-written; ` +
           `steps (s): ${(Object.entries(r.steps) as [string, number][])
             .map(([step, s]) => `${step} ${s.toFixed(3)}`)
             .join(', ')}`,
