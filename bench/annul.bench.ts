@@ -354,6 +354,11 @@ async function measure(
       `of ${seq} (${((cheater.first / seq) * 100).toFixed(1)} % into the log), stored at seq ${annulmentSeq}, ` +
       `in the store ${fmt(annulmentStoredAt! - sentAnnulment)} s after it was produced; ${moved[0]!.n} history rows`,
   );
+  const from = Number(/re-folded from (\d+) /.exec(swapLine)?.[1]);
+  console.log(
+    `[${label}] the re-fold started at ${from === 0 ? "the log's start (no usable snapshot)" : `the snapshot at position ${from}`}, ` +
+      `${cheater.first - from} events before the first covered game`,
+  );
   console.log(`[${label}] service: ${swapLine}`);
   console.log(
     `[${label}] probes on its partition every ${TICK_MS} ms: baseline (${before.length} games, ${BASELINE_MS / 1000} s before): ` +
