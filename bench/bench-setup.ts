@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { createInterface } from 'node:readline';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
 import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
@@ -84,21 +85,32 @@ export const loadAverage = (): string =>
 /** The node flags the rating service runs with (deploy/k8s/rating-service.yaml, run.sh, compose). */
 export const RATING_SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
-/** The built rating service on the bench's database and topics (its output discarded). */
+/**
+ * The built rating service on the bench's database and topics: its output discarded, or each
+ * line of it (stdout and stderr) handed to `onLine`; `env` adds to or overrides the bench's.
+ */
 export function spawnRatingService(
   setup: Pick<BenchSetup, 'databaseUrl' | 'prefix'>,
   nodeArgs: readonly string[] = [],
+  options: { env?: Record<string, string>; onLine?: (line: string) => void } = {},
 ): ChildProcess {
   const args = [...RATING_SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/apps/rating-service/src/main.js'];
-  return spawn(process.execPath, args, {
+  const { onLine } = options;
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       DATABASE_URL: setup.databaseUrl,
       KAFKA_TOPIC_PREFIX: setup.prefix,
       RATING_HTTP_PORT: '0',
+      ...options.env,
     },
-    stdio: 'ignore',
+    stdio: onLine ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  if (onLine) {
+    createInterface({ input: child.stdout! }).on('line', onLine);
+    createInterface({ input: child.stderr! }).on('line', onLine);
+  }
+  return child;
 }
 
 /** The backlog the drain and batch benches fold: 30 days, 1 % bad messages, 1 % corrections. */

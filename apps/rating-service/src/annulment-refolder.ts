@@ -1,4 +1,4 @@
-import type { PlayerAnnulled } from '@ranking/contracts';
+import type { LadderEvent, PlayerAnnulled } from '@ranking/contracts';
 import {
   boardStandingOf,
   type HistoryRow,
@@ -10,12 +10,14 @@ import {
   sqlOf,
 } from '@ranking/persistence';
 import {
+  type Annulment,
   annulmentMessage,
   annulmentOf,
   annulmentWhy,
   foldFromStore,
   type LadderConfig,
   type LadderFold,
+  type LadderStore,
   type PlayerState,
   refoldDiff,
   type SkillState,
@@ -40,7 +42,47 @@ export interface SwapReport {
   readonly moved: number;
   readonly refoldSeconds: number;
   readonly lockSeconds: number;
+  readonly steps: SwapSteps;
+  /** The re-fold's game rows, and those of them the pre-write found changed and wrote. */
+  readonly gameRows: { readonly refolded: number; readonly written: number };
 }
+
+/** Seconds per step of a swap, so that the log and the bench say which one costs what. */
+export interface SwapSteps {
+  /** Before the lock: finding the annulments' first covered games (the store's firstCovered). */
+  readonly covered: number;
+  /** Reading and decoding the snapshot the re-fold started from. */
+  readonly snapshot: number;
+  /** Reading the events (COPY and JSON.parse), as long as the fold waited for them. */
+  readonly events: number;
+  /** Folding them (the rest of foldFromStore). */
+  readonly fold: number;
+  /** Writing the re-fold's game rows. */
+  readonly preWrite: number;
+  /** Under the lock: the events that arrived meanwhile, read and folded. */
+  readonly catchUp: number;
+  /** Reading the stored players and estimates. */
+  readonly players: number;
+  /** The diff of the stored players against the re-fold. */
+  readonly diff: number;
+  /** Writing the players, game rows, history, messages. */
+  readonly write: number;
+  /** After the swap: the re-fold's snapshot saved. */
+  readonly save: number;
+}
+
+const NO_STEPS: SwapSteps = {
+  covered: 0,
+  snapshot: 0,
+  events: 0,
+  fold: 0,
+  preWrite: 0,
+  catchUp: 0,
+  players: 0,
+  diff: 0,
+  write: 0,
+  save: 0,
+};
 
 export interface RefolderOptions {
   readonly topics: { readonly ratingChanges: string };
@@ -86,14 +128,24 @@ export class AnnulmentRefolder {
       const sql = sqlOf(manager);
       const pending = await pendingOf(sql, ladder.id, Number.MAX_SAFE_INTEGER);
       if (pending.length === 0) return null;
-      const store = new PgLadderStore(sql, this.ladders);
+      const store = new TimedStore(new PgLadderStore(sql, this.ladders));
       // An annulment that covers no game changes nothing: no re-fold for it.
       let covers = false;
       for (const p of pending)
         if ((await store.firstCovered(ladder.id, annulmentOf(p.event, p.seq - 1))) !== null)
           covers = true;
       if (!covers) return { pending, refold: null };
-      return { pending, refold: await foldFromStore(store, ladder) };
+      // The fold's own time: foldFromStore's less what it spent in the store.
+      const fromStore = process.hrtime.bigint();
+      const inStore = store.totalSeconds;
+      const refold = await foldFromStore(store, ladder);
+      const steps = {
+        covered: store.coveredSeconds,
+        snapshot: store.snapshotSeconds,
+        events: store.eventSeconds,
+        fold: seconds(fromStore) - (store.totalSeconds - inStore),
+      };
+      return { pending, refold, steps };
     });
     if (read === null) return null;
     if (read.refold === null) return this.settleWithoutRefold(ladder, read.pending);
@@ -104,14 +156,28 @@ export class AnnulmentRefolder {
       );
     // The re-fold's game rows, written before the lock in small transactions: only corrections
     // use them, and any game an event after `position` touched is written again at the swap.
+    // Only those that differ from the stored row: every game since the snapshot is a changed
+    // row of the fold, but before the first covered one they are the same as stored.
+    const preWriting = process.hrtime.bigint();
     const rows = fold.changedGameRows();
+    let written = 0;
     for (let i = 0; i < rows.length; i += PRE_WRITE)
-      await this.db.transaction((manager) =>
-        new LadderRepository(sqlOf(manager)).upsertGamesOf([
-          [ladder.id, rows.slice(i, i + PRE_WRITE)],
-        ]),
-      );
+      written += await this.db.transaction(async (manager) => {
+        const repo = new LadderRepository(sqlOf(manager));
+        const page = rows.slice(i, i + PRE_WRITE);
+        const stored = await repo.loadGames(
+          ladder.id,
+          page.map(([id]) => id),
+        );
+        const differ = page.filter(([id, record, skill]) => {
+          const row = stored.get(id);
+          return row?.record !== record || (skill !== null && row.skill !== skill);
+        });
+        await repo.upsertGamesOf([[ladder.id, differ]]);
+        return differ.length;
+      });
     fold.markWritten();
+    const preWrite = seconds(preWriting);
     const refoldSeconds = seconds(started);
     const locked = process.hrtime.bigint();
     let swap;
@@ -122,6 +188,7 @@ export class AnnulmentRefolder {
       throw error;
     }
     const lockSeconds = seconds(locked);
+    const saving = process.hrtime.bigint();
     if (swap === null) return null;
     await this.saveSnapshot(fold, swap.lastEventId);
     return {
@@ -134,6 +201,13 @@ export class AnnulmentRefolder {
       moved: swap.moved,
       refoldSeconds,
       lockSeconds,
+      steps: {
+        ...read.steps,
+        preWrite,
+        ...swap.steps,
+        save: seconds(saving),
+      },
+      gameRows: { refolded: rows.length, written },
     };
   }
 
@@ -174,6 +248,12 @@ export class AnnulmentRefolder {
   private async swap(sql: Sql, fold: LadderFold, read: number) {
     const ladder = fold.ladder;
     const repo = new LadderRepository(sql);
+    let step = process.hrtime.bigint();
+    const lap = () => {
+      const s = seconds(step);
+      step = process.hrtime.bigint();
+      return s;
+    };
     const swappedAt = (await repo.lockLadders([ladder.id])).get(ladder.id)!.lastSeq;
     const store = new PgLadderStore(sql, this.ladders);
     for await (const batch of store.events(ladder.id, read, swappedAt))
@@ -184,14 +264,17 @@ export class AnnulmentRefolder {
         if (fold.evolve(event).status === 'rejected')
           throw new Error(`ladder ${ladder.id}: the re-fold rejected stored event ${event.id}`);
       }
+    const catchUp = lap();
     const pending = await pendingOf(sql, ladder.id, swappedAt);
     // Another instance's refold thread swapped them in first: nothing is left to do.
     if (pending.length === 0) return null;
     // Several annulments pending together are swapped in at once: the moves go to the first.
     const first = pending[0]!;
     const stored = await storedPlayers(repo, ladder.id);
+    const players = lap();
     const why = annulmentWhy(annulmentOf(first.event, first.seq - 1));
     const diff = refoldDiff(stored.players, stored.skills, fold, why);
+    const diffSeconds = lap();
     const skills = fold.skill?.players;
     for (let i = 0; i < diff.players.length; i += PAGE)
       await repo.upsertPlayers(ladder.id, diff.players.slice(i, i + PAGE), skills);
@@ -220,6 +303,7 @@ export class AnnulmentRefolder {
       annulments: pending.length,
       moved: diff.changes.length,
       lastEventId: event!.event_id,
+      steps: { catchUp, players, diff: diffSeconds, write: lap() },
     };
   }
 
@@ -244,20 +328,22 @@ export class AnnulmentRefolder {
       moved: 0,
       refoldSeconds: 0,
       lockSeconds: 0,
+      steps: NO_STEPS,
+      gameRows: { refolded: 0, written: 0 },
     };
   }
 
   /**
    * One summary message per annulment, in log order; the first one counts the players the swap
-   * moved (several annulments of a ladder pending together are swapped in at once).
+   * moved (several annulments of a ladder pending together are swapped in at once). Each is out
+   * of the ladder's chain of messages (previousSeq 0): it comes after later events' messages,
+   * and a summary always makes a reader re-read the ladder (ADR 24, 25).
    */
   private async publish(sql: Sql, pending: readonly Pending[], moved: number) {
     await new MessageLog(sql).enqueue(
       pending.map((p, i) => ({
         topic: this.options.topics.ratingChanges,
         key: p.event.ladder,
-        // Out of the ladder's chain of messages (previousSeq 0): it comes after later events'
-        // messages, and a summary always makes a reader re-read the ladder (ADR 24, 25).
         value: JSON.stringify(
           annulmentMessage(p.event, { seq: p.seq, previousSeq: 0 }, i === 0 ? moved : 0),
         ),
@@ -278,6 +364,74 @@ export class AnnulmentRefolder {
     const ladder = this.ladders.get(id);
     if (!ladder) throw new Error(`no ladder ${id} is configured`);
     return ladder;
+  }
+}
+
+/**
+ * A store that adds up the seconds spent in it: firstCovered, the snapshot read, the event
+ * batches as long as the fold waited for them, and all its calls. It answers firstCovered once
+ * per annulment: the refolder asks it before foldFromStore does, each a scan of the ladder's
+ * games, and the read transaction sees one moment of the store.
+ */
+class TimedStore implements LadderStore {
+  private readonly firsts = new Map<string, Promise<number | null>>();
+  coveredSeconds = 0;
+  snapshotSeconds = 0;
+  eventSeconds = 0;
+  /** Every call's seconds. */
+  totalSeconds = 0;
+
+  constructor(private readonly store: LadderStore) {}
+
+  private async timed<T>(work: Promise<T>, add?: (s: number) => void): Promise<T> {
+    const started = process.hrtime.bigint();
+    const result = await work;
+    const s = seconds(started);
+    add?.(s);
+    this.totalSeconds += s;
+    return result;
+  }
+
+  async *events(
+    ladder: string,
+    after: number,
+    upTo: number,
+  ): AsyncGenerator<readonly LadderEvent[]> {
+    const batches = this.store.events(ladder, after, upTo)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await this.timed(batches.next(), (s) => (this.eventSeconds += s));
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
+
+  lastPosition(ladder: string) {
+    return this.timed(this.store.lastPosition(ladder));
+  }
+
+  annulments(ladder: string) {
+    return this.timed(this.store.annulments(ladder));
+  }
+
+  firstCovered(ladder: string, annulment: Annulment) {
+    const key = JSON.stringify([ladder, annulment.player, annulment.since, annulment.position]);
+    let first = this.firsts.get(key);
+    if (first === undefined) {
+      first = this.timed(
+        this.store.firstCovered(ladder, annulment),
+        (s) => (this.coveredSeconds += s),
+      );
+      this.firsts.set(key, first);
+    }
+    return first;
+  }
+
+  snapshotPositions(ladder: string) {
+    return this.timed(this.store.snapshotPositions(ladder));
+  }
+
+  snapshot(ladder: string, position: number) {
+    return this.timed(this.store.snapshot(ladder, position), (s) => (this.snapshotSeconds += s));
   }
 }
 

@@ -94,7 +94,11 @@ export class RefoldThread implements OnApplicationBootstrap, BeforeApplicationSh
       this.logger.log(
         `ladder ${r.ladder}: ${r.annulments} annulment(s) swapped in at position ${r.swappedAt} ` +
           `(re-folded from ${r.from} to ${r.read} in ${r.refoldSeconds.toFixed(2)} s, ` +
-          `${r.caughtUp} events caught up under a ${r.lockSeconds.toFixed(3)} s lock), ${r.moved} players moved`,
+          `${r.caughtUp} events caught up under a ${r.lockSeconds.toFixed(3)} s lock), ${r.moved} players moved; ` +
+          `${r.gameRows.written} of its ${r.gameRows.refolded} game rows pre-written; ` +
+          `steps (s): ${(Object.entries(r.steps) as [string, number][])
+            .map(([step, s]) => `${step} ${s.toFixed(3)}`)
+            .join(', ')}`,
       );
     } else if ('snapshot' in output) {
       const s = output.snapshot;
