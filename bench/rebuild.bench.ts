@@ -1,20 +1,32 @@
 // `ranking rebuild` end to end on one big ladder: the event store is filled straight from the
-// generator (only the events a fold accepts, as the rating service would have stored them),
-// then the CLI runs twice: `--swap` against empty live tables (read, fold, checksum, write the
-// fresh tables, read them back), and a plain check that now matches (read, fold, checksums).
-// Beside them, in the same run: the naive floor of the read (one COPY of the ladder's payloads
-// and a JSON.parse of each, in one thread, no fold), JSON.parse and the fold alone over the
-// payloads in memory, and the CLI's fixed cost (a run that stops at an unknown ladder).
-// Prints wall time, events/s, the CLI's CPU and its PostgreSQL backends' CPU per event, and
-// the load average.
-// Run: npm run build && node --max-semi-space-size=64 dist/bench/rebuild.bench.js [events=250000] [ladder=igame-gomoku]
+// generator (only the events a fold accepts, as the rating service would have stored them), with
+// one annulment appended at its end that covers games from its last tenth on (a change that
+// starts there), and snapshots written every SNAPSHOT_EVERY events as the rating service's
+// refold thread writes them (`foldFromStore` up to the next position, `LadderSnapshots.save`).
+// Then the CLI runs: `--swap --from-start` against empty live tables (read, fold, checksum, write
+// the fresh tables, read them back), and two checks that now match: from the newest snapshot the
+// annulment leaves usable (the command as it runs) and `--from-start` (the naive baseline: the
+// whole log), with their ratio. Beside them, in the same run: the naive floor of the read (one
+// COPY of the ladder's payloads and a JSON.parse of each, in one thread, no fold), JSON.parse and
+// the fold alone over the payloads in memory, and the CLI's fixed cost (a run that stops at an
+// unknown ladder). Prints wall time, events/s, the CLI's CPU and its PostgreSQL backends' CPU per
+// event, and the load average.
+// Run: npm run build && node --max-semi-space-size=64 dist/bench/rebuild.bench.js [events=250000] [ladder=igame-gomoku] [every=100000]
 // (the CLI runs with 64 MB semi-spaces: the in-memory fold then compares)
-// BENCH_REUSE_STORE=1 keeps an event store a previous run of the bench filled (same database).
+// BENCH_REUSE_STORE=1 keeps an event store (and its snapshots) a previous run filled (same database).
 // Needs PostgreSQL (bash deploy/infra-up.sh). Uses its own database (ranking_bench_rebuild).
 import { generateEvents } from '@ranking/generator';
-import { copyEventPayloads, createDataSource, LadderRepository, sqlOf } from '@ranking/persistence';
-import type { LadderEvent } from '@ranking/contracts';
-import { BUILT_IN_LADDERS, LadderFold } from '@ranking/rating';
+import {
+  copyEventPayloads,
+  createDataSource,
+  LadderRepository,
+  LadderSnapshots,
+  PgLadderStore,
+  sqlOf,
+} from '@ranking/persistence';
+import { type LadderEvent, validateEvent } from '@ranking/contracts';
+import { BUILT_IN_LADDERS, foldFromStore, type LadderConfig, LadderFold } from '@ranking/rating';
+import type { DataSource } from 'typeorm';
 import pg from 'pg';
 import {
   benchSetup,
@@ -28,6 +40,8 @@ import {
 
 const total = Number(process.argv[2] ?? 250_000);
 const ladderId = process.argv[3] ?? 'igame-gomoku';
+/** As the rating service's SNAPSHOT_EVERY_EVENTS. */
+const every = Number(process.argv[4] ?? 100_000);
 const ladder = BUILT_IN_LADDERS.find((l) => l.id === ladderId);
 if (!ladder) throw new Error(`no built-in ladder ${ladderId}`);
 const { databaseUrl } = benchSetup('rebuild');
@@ -44,11 +58,76 @@ if (seq === 0) {
     generateEvents({ seed: 5, events: total, ladders: [ladder], days: 120 }),
   );
   console.log(`event store: ${seq} accepted events of ${ladder.id} (of ${total} generated)`);
+  seq = await annulLastTenth(db, ladder, seq);
+  await writeSnapshots(db, ladder, seq);
 } else {
   await db.query('DELETE FROM ladder_players WHERE ladder = $1', [ladder.id]);
   await db.query('DELETE FROM ladder_games WHERE ladder = $1', [ladder.id]);
   await db.query('VACUUM ANALYZE');
   console.log(`event store: ${seq} accepted events of ${ladder.id} (kept from a previous run)`);
+}
+
+/**
+ * Appends an annulment at the end of the log covering the games of a player of the first game
+ * in its last tenth, from that game on: snapshots after that game are not usable any more, as
+ * after a live annulment that reaches back that far. Returns the log's new last position.
+ */
+async function annulLastTenth(db: DataSource, ladder: LadderConfig, last: number): Promise<number> {
+  const game = async (order: 'ASC' | 'DESC', after: number) => {
+    const [row] = await db.query<{ seq: string; payload: string }[]>(
+      `SELECT seq, payload FROM event_store WHERE ladder = $1 AND type = 'game.finished' AND seq > $2
+       ORDER BY seq ${order} LIMIT 1`,
+      [ladder.id, after],
+    );
+    const event = JSON.parse(row!.payload) as Extract<LadderEvent, { type: 'game.finished' }>;
+    return { seq: Number(row!.seq), event };
+  };
+  const first = await game('ASC', Math.floor(last * 0.9));
+  const latest = await game('DESC', 0);
+  const checked = validateEvent({
+    id: 'bench-annulment',
+    type: 'player.annulled',
+    ladder: ladder.id,
+    player: first.event.players[0]!.id,
+    since: first.event.finishedAt,
+    annulledAt: latest.event.finishedAt,
+    note: 'rebuild bench: a change in the last tenth',
+  });
+  if (!checked.ok) throw new Error(`bench annulment: ${checked.rejection.detail}`);
+  await db.transaction(async (manager) => {
+    const tx = new LadderRepository(sqlOf(manager));
+    await tx.appendEvents([{ ladder: ladder.id, seq: last + 1, event: checked.event }]);
+    await tx.lockLadders([ladder.id]);
+    await tx.saveLadders(
+      new Map([[ladder.id, { lastSeq: last + 1, accepted: last + 1, lastMessageSeq: last + 1 }]]),
+    );
+  });
+  console.log(
+    `annulment at position ${last + 1} (covers ${first.event.players[0]!.id}'s games from position ${first.seq - 1} on, ${(((first.seq - 1) / last) * 100).toFixed(1)} % into the log)`,
+  );
+  return last + 1;
+}
+
+/** Snapshots every `every` events, as the rating service's refold thread writes them. */
+async function writeSnapshots(db: DataSource, ladder: LadderConfig, last: number): Promise<void> {
+  const ladders = new Map([[ladder.id, ladder]]);
+  for (let upTo = every; upTo <= last; upTo += every) {
+    const started = process.hrtime.bigint();
+    const { fold, from } = await db.transaction('REPEATABLE READ', (manager) =>
+      foldFromStore(new PgLadderStore(sqlOf(manager), ladders), ladder, { upTo }),
+    );
+    const [event] = await db.query<{ event_id: string }[]>(
+      'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
+      [ladder.id, upTo],
+    );
+    const saved = await db.transaction((manager) =>
+      new LadderSnapshots(sqlOf(manager)).save(fold, event!.event_id),
+    );
+    console.log(
+      `snapshot at ${upTo} (folded from ${from}): ${(saved.bytes / 1e6).toFixed(1)} MB in ${saved.parts} parts, ` +
+        `${secondsSince(started).toFixed(2)} s; load ${loadAverage()}`,
+    );
+  }
 }
 
 /**
@@ -143,7 +222,13 @@ function inMemory(batches: readonly string[]): void {
   };
   const parse = cpuOf(each(() => undefined));
   const fold = new LadderFold(ladder!);
-  const both = cpuOf(each((event) => fold.evolve(event)));
+  // The one annulment at the log's end re-folds (this fold keeps no log): the fold's cost is
+  // that of the other events.
+  const both = cpuOf(
+    each((event) => {
+      if (event.type !== 'player.annulled') fold.evolve(event);
+    }),
+  );
   console.log(
     `in memory, one thread: JSON.parse ${perEvent(parse)}; JSON.parse + fold ${perEvent(both)} ` +
       `(fold ${perEvent(both - parse)}); load ${loadAverage()}`,
@@ -158,16 +243,24 @@ const fixed = await runCli(['--ladder', 'no-such-ladder']);
 console.log(
   `CLI fixed cost (start-up to an unknown ladder): ${fixed.seconds.toFixed(2)} s, CPU ${fixed.cpu.toFixed(2)} s; load ${loadAverage()}`,
 );
-for (const args of [['--swap'], []]) {
+const runs: Record<string, number> = {};
+for (const args of [['--swap', '--from-start'], [], ['--from-start']]) {
   const backends = watchBackends();
   const run = await runCli(['--ladder', ladder.id, ...args]);
+  runs[args.join(' ')] = run.seconds;
   figures(
-    `rebuild ${args.join(' ') || '(check)'} whole command`,
+    `rebuild ${args.join(' ') || '(check, from the newest usable snapshot)'} whole command`,
     run.seconds,
     run.cpu,
     await backends(),
   );
-  process.stdout.write(run.output.replace(/^/gm, '  | '));
+  process.stdout.write(`${run.output.trimEnd().replace(/^/gm, '  | ')}\n`);
 }
+const fromSnapshot = runs['']!;
+const fromStart = runs['--from-start']!;
+console.log(
+  `check from the snapshot ${fromSnapshot.toFixed(2)} s, --from-start ${fromStart.toFixed(2)} s: ` +
+    `${(fromStart / fromSnapshot).toFixed(1)}x faster (${((fromSnapshot / fromStart) * 100).toFixed(0)} % of the time); load ${loadAverage()}`,
+);
 await naiveRead();
 await db.destroy();

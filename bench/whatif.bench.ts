@@ -3,9 +3,10 @@
 // rating service would have stored them); the variant starts every player 500 higher (i.Game's
 // players then start in the 2100 tier: another K, rescaling), which moves everyone and reorders
 // the board a little. Then:
-//   whatif    the whole command under /usr/bin/time (start-up, one read of the store by a worker
-//             thread, two folds, the report with Knight's tau, the JSON written), and the CLI's
-//             fixed cost beside it (a run that stops at an unknown ladder)
+//   whatif    the whole command under /usr/bin/time (start-up, the two folds from the store by
+//             `foldFromStore`, one after the other on one connection (no snapshots here: both
+//             from the log's start), the report with Knight's tau, the JSON written), and the
+//             CLI's fixed cost beside it (a run that stops at an unknown ladder)
 //   naive     in this process: the ladder read from the store twice, one COPY and one fold at a
 //             time on one thread, and the same report but Kendall tau over every pair (O(n²));
 //             above NAIVE_TAU_PLAYERS players on both boards the pairwise count is timed on that

@@ -2,8 +2,16 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { generateEvents } from '@ranking/generator';
-import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking/persistence';
-import { ladderRegistry, ReplayEngine } from '@ranking/rating';
+import {
+  createDataSource,
+  exportLog,
+  exportStandings,
+  LadderSnapshots,
+  PgLadderStore,
+  type Sql,
+  sqlOf,
+} from '@ranking/persistence';
+import { foldFromStore, ladderRegistry, ReplayEngine } from '@ranking/rating';
 import {
   collectText,
   createTestDatabase,
@@ -211,6 +219,89 @@ describe('ranking rebuild (real PostgreSQL)', () => {
     await db.query('UPDATE ladders SET last_seq = last_seq - 1 WHERE ladder = $1', [ladder]);
     expect((await outcome('--ladder', ladder, '--swap')).code).toBe(0);
     expect((await outcome('--ladder', ladder)).code).toBe(0);
+  });
+
+  it('given a snapshot in the store, then rebuild starts from it, matches, finds and repairs a mismatch, and a snapshot of another format is not used', async () => {
+    const [{ ladder, last }] = await db.query<[{ ladder: string; last: number }]>(
+      'SELECT ladder, last_seq::int AS last FROM ladders ORDER BY last_seq DESC, ladder LIMIT 1',
+    );
+    const at = Math.floor(last * 0.6);
+    // Written as the rating service's refold thread writes one.
+    const { fold } = await db.transaction('REPEATABLE READ', (manager) =>
+      foldFromStore(new PgLadderStore(sqlOf(manager), ladders), ladders.get(ladder)!, {
+        upTo: at,
+      }),
+    );
+    const [{ event_id }] = await db.query<[{ event_id: string }]>(
+      'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
+      [ladder, at],
+    );
+    await db.transaction((manager) => new LadderSnapshots(sqlOf(manager)).save(fold, event_id));
+    const started = (log: LogLine[]) => log[0]!;
+
+    const fromSnapshot = await outcome('--ladder', ladder);
+    expect(fromSnapshot.code).toBe(0);
+    expect(started(fromSnapshot.log)).toMatchObject({
+      message: expect.stringMatching(
+        new RegExp(
+          `^ladder ${ladder}: re-folded ${last - at} events from the snapshot at position ${at} to position ${last} in .* events/s\\)$`,
+        ),
+      ),
+      from: at,
+      position: last,
+      events: last - at,
+    });
+    expect(fromSnapshot.log.at(-1)).toMatchObject({ message: 'match', match: true });
+    const fromStart = await outcome('--ladder', ladder, '--from-start');
+    expect(fromStart.code).toBe(0);
+    expect(started(fromStart.log)).toMatchObject({
+      message: expect.stringMatching(/ from the log's start to position /),
+      from: 0,
+      events: last,
+    });
+    expect(checksums(fromStart.log)).toEqual(checksums(fromSnapshot.log));
+
+    // A corrupted player: the rebuild from the snapshot names it, and its swap repairs it.
+    const games = (): Promise<unknown[]> =>
+      db.query(
+        'SELECT game_id, record, skill FROM ladder_games WHERE ladder = $1 ORDER BY game_id',
+        [ladder],
+      );
+    const gamesBefore = await games();
+    const [{ player }] = await db.query<[{ player: string }]>(
+      'SELECT player FROM ladder_players WHERE ladder = $1 ORDER BY player DESC LIMIT 1',
+      [ladder],
+    );
+    await db.query(
+      'UPDATE ladder_players SET games = games + 1 WHERE ladder = $1 AND player = $2',
+      [ladder, player],
+    );
+    const bad = await outcome('--ladder', ladder);
+    expect(bad.code).toBe(3);
+    expect(bad.log.at(-1)).toMatchObject({
+      level: 'warn',
+      message: 'MISMATCH',
+      match: false,
+      differ: 1,
+      differing: [player],
+    });
+    const swapped = await outcome('--ladder', ladder, '--swap');
+    expect(swapped.code).toBe(0);
+    expect(started(swapped.log)).toMatchObject({ from: at });
+    expect(swapped.log.at(-1)).toMatchObject({
+      sha256: checksums(fromStart.log).rebuilt,
+      match: true,
+    });
+    expect(await games()).toEqual(gamesBefore);
+    expect((await outcome('--ladder', ladder, '--from-start')).code).toBe(0);
+
+    // A snapshot this code cannot read (an older format): the rebuild starts from the log's start.
+    await db.query('UPDATE ladder_snapshots SET format = 0 WHERE ladder = $1', [ladder]);
+    const unreadable = await outcome('--ladder', ladder);
+    expect(unreadable.code).toBe(0);
+    expect(started(unreadable.log)).toMatchObject({ from: 0, events: last });
+    expect(checksums(unreadable.log)).toEqual(checksums(fromStart.log));
+    await db.query('DELETE FROM ladder_snapshots WHERE ladder = $1', [ladder]);
   });
 
   it('refuses an unknown or missing ladder with a clear message', async () => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateEvents } from '@ranking/generator';
-import { createDataSource } from '@ranking/persistence';
-import { ladderRegistry, type WhatIfReport } from '@ranking/rating';
+import type { LadderEvent } from '@ranking/contracts';
+import { createDataSource, exportLog } from '@ranking/persistence';
+import { ladderRegistry, LadderFold, type WhatIfReport } from '@ranking/rating';
 import { createTestDatabase, jsonLines } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
 import { launchChromium } from '../leaderboard/headless-chromium.js';
@@ -16,7 +17,8 @@ const ladders = ladderRegistry();
 
 /** What `ranking whatif` writes: the report and how it was folded. */
 type Written = WhatIfReport & {
-  source: { from: 'events'; file: string } | { from: 'store' };
+  source:
+    { from: 'events'; file: string } | { from: 'store'; changesFrom?: string; position?: number };
   simulate: boolean;
   until: string | null;
   rejected: { asIs: number; variant: number };
@@ -125,6 +127,54 @@ describe('ranking whatif', () => {
       expect(p.variant.rating).toBe(standings.ladders['igame-gomoku']!.players[p.player]!.rating);
   });
 
+  it('given --changes-from, then the variant takes over from the events recorded after that instant: the ladder as it is up to there, the rest of the log under the variant', async () => {
+    const ladder = 'igame-gomoku';
+    const variant = await laddersFile('k40-later', [
+      { id: ladder, params: { k: [{ below: 2100, k: 40 }, { k: 16 }] } },
+    ]);
+    const log: LadderEvent[] = [];
+    for await (const text of exportLog({ query: (q, p) => db.query(q, p) }, ladder))
+      for (const line of text.split('\n'))
+        if (line !== '') log.push(JSON.parse(line) as LadderEvent);
+    const at = Math.floor(log.length * 0.7);
+    await db.query(
+      `UPDATE event_store SET recorded_at = CASE WHEN seq <= $2 THEN '2026-05-01T00:00:00Z'::timestamptz
+         ELSE '2026-05-02T00:00:00Z'::timestamptz END WHERE ladder = $1`,
+      [ladder, at],
+    );
+    const args = ['--ladder', ladder, '--ladders', variant, '--from-store'];
+    const whole = await whatif(...args);
+    const later = await whatif(...args, '--changes-from', '2026-05-01T20:00:00+08:00');
+    expect(later.source).toEqual({
+      from: 'store',
+      changesFrom: '2026-05-01T12:00:00.000Z',
+      position: at,
+    });
+    expect(later.rejected).toEqual({ asIs: 0, variant: 0 });
+    const expected = LadderFold.restore(
+      later.variant,
+      LadderFold.fromLog(later.asIs, log.slice(0, at)).snapshot(),
+    );
+    for (const event of log.slice(at)) expected.evolve(event);
+    for (const p of later.players) {
+      expect(p.variant.rating).toBe(
+        expected.players.get(p.player)?.rating ?? later.variant.startRating,
+      );
+      expect(p.asIs).toEqual(whole.players.find((w) => w.player === p.player)!.asIs);
+    }
+    // Those who played after the change move, those who did not keep their rating.
+    expect(later.summary.moved).toBeGreaterThan(0);
+    expect(later.summary.moved).toBeLessThan(whole.summary.moved);
+
+    // From before the log: the whole variant; from after it: nobody moves.
+    const before = await whatif(...args, '--changes-from', '2026-04-30T00:00:00Z');
+    expect(before.source).toMatchObject({ position: 0 });
+    expect(folded(before)).toEqual(folded(whole));
+    const after = await whatif(...args, '--changes-from', '2026-05-03T00:00:00Z');
+    expect(after.source).toMatchObject({ position: log.length });
+    expect(after.summary.moved).toBe(0);
+  });
+
   it('given --simulate and --until, then both folds play the maintenance service as replay --simulate does', async () => {
     const until = '2027-01-01T06:00:00+08:00';
     const games = join(dir, 'games.ndjson');
@@ -192,6 +242,9 @@ describe('ranking whatif', () => {
     const variant = await laddersFile('bad', [{ id: 'igame-gomoku', startRating: 2100 }]);
     const out = join(dir, 'never.json');
     const common = ['--ladders', variant, '--out', out];
+    const otherRules = await laddersFile('other-rules', [
+      { id: 'igame-gomoku-casual', ruleSet: 'qq-points' },
+    ]);
     const cases: [string[], string][] = [
       [
         ['--ladder', 'igame-gomoku', ...common],
@@ -229,6 +282,36 @@ describe('ranking whatif', () => {
           ...common,
         ],
         '--until 2027-01-01: must be an RFC 3339 instant with an offset',
+      ],
+      [
+        [
+          '--ladder',
+          'igame-gomoku',
+          '--events',
+          file(),
+          '--changes-from',
+          '2026-05-01T00:00:00Z',
+          ...common,
+        ],
+        '--changes-from: only with --from-store (it names a moment of the stored log)',
+      ],
+      [
+        ['--ladder', 'igame-gomoku', '--from-store', '--changes-from', '2026-05-01', ...common],
+        '--changes-from 2026-05-01: must be an RFC 3339 instant with an offset',
+      ],
+      [
+        [
+          '--ladder',
+          'igame-gomoku-casual',
+          '--from-store',
+          '--changes-from',
+          '2026-05-01T00:00:00Z',
+          '--out',
+          out,
+          '--ladders',
+          otherRules,
+        ],
+        "--changes-from: the variant must keep the ladder's rule set (record-only): it takes over the ladder's state",
       ],
       [['--ladder', 'no-such', '--events', file(), ...common], '--ladder no-such: no such ladder'],
       [

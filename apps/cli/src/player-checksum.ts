@@ -50,3 +50,27 @@ export function playersChecksum(
   }
   return hash.digest('hex');
 }
+
+/** Players with their skill estimates, as a checksum reads them. */
+export interface PlayersWithSkills {
+  readonly players: Iterable<PlayerState>;
+  readonly skills: ReadonlyMap<string, SkillState>;
+}
+
+/**
+ * The ids of the players whose line in `playersChecksum` differs between two sets (a player in
+ * one set only differs), in code-unit order: who a checksum mismatch is about.
+ */
+export function differingPlayers(a: PlayersWithSkills, b: PlayersWithSkills): string[] {
+  const lines = (side: PlayersWithSkills) =>
+    new Map(
+      [...side.players].map((p) => [
+        p.id,
+        `${canonicalPlayer(p)}\t${canonicalSkill(side.skills.get(p.id))}`,
+      ]),
+    );
+  const left = lines(a);
+  const right = lines(b);
+  const ids = new Set([...left.keys(), ...right.keys()]);
+  return [...ids].filter((id) => left.get(id) !== right.get(id)).sort(byCodeUnit);
+}

@@ -432,20 +432,6 @@ export class LadderRepository {
     return rows.map((r) => ({ ladder: r.ladder, seq: Number(r.seq), payload: r.payload }));
   }
 
-  /**
-   * A ladder's stored annulments as their payload texts, each with its position in the ladder's
-   * log (the events stored before it): what a re-fold of the streamed log needs up front.
-   */
-  async annulmentTexts(ladder: string): Promise<{ position: number; payload: string }[]> {
-    const rows = await this.sql.query<{ position: string; payload: string }>(
-      `SELECT (SELECT count(*) FROM event_store b WHERE b.ladder = a.ladder AND b.seq < a.seq)
-              AS position, a.payload
-       FROM event_store a WHERE a.ladder = $1 AND a.type = 'player.annulled' ORDER BY a.seq`,
-      [ladder],
-    );
-    return rows.map((r) => ({ position: Number(r.position), payload: r.payload }));
-  }
-
   /** Ladders with at least one accepted event. */
   async activeLadders(): Promise<Map<string, LadderCounters>> {
     const rows = await this.sql.query<CounterRow>(

@@ -64,6 +64,19 @@ export class PgLadderStore implements LadderStore {
     return Number(row?.last ?? 0);
   }
 
+  /**
+   * The position up to which the log had been recorded by an instant: the events before the
+   * first one recorded after it (`recorded_at`, its transaction's instant; what `exportLog`
+   * with `until` keeps), the last position when none was.
+   */
+  async recordedBy(ladder: string, instant: Date): Promise<number> {
+    const [row] = await this.sql.query<{ seq: string }>(
+      'SELECT seq FROM event_store WHERE ladder = $1 AND recorded_at > $2 ORDER BY seq LIMIT 1',
+      [ladder, instant],
+    );
+    return row === undefined ? this.lastPosition(ladder) : Number(row.seq) - 1;
+  }
+
   async annulments(ladder: string): Promise<Annulment[]> {
     const rows = await this.sql.query<{ seq: string; payload: string }>(
       `SELECT seq, payload FROM event_store WHERE ladder = $1 AND type = 'player.annulled' ORDER BY seq`,

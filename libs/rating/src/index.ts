@@ -51,5 +51,6 @@ export * from './game-result-admission.js';
 export * from './ladder-store.js';
 export * from './ladder-snapshot-codec.js';
 export * from './store-fold.js';
+export * from './changed-from-store.js';
 export * from './refold-diff.js';
 export * from './ladder-rows.js';

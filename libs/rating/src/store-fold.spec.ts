@@ -103,6 +103,27 @@ describe('foldFromStore: a ladder folded from its store (ADR 24)', () => {
     expect(got.from).toBe(half.position);
   });
 
+  it('Given snapshots with and without the skill estimate, When folded with or without it, Then a snapshot without it is not used for a fold that keeps it, and one with it gives its players to a fold that does not', async () => {
+    const ladder = ladders[1]!;
+    const log = storedLog(ladder, 8, 200, 0);
+    const store = new MemoryLadderStore(ladder, log);
+    const early = Math.floor(log.length * 0.4);
+    const late = Math.floor(log.length * 0.8);
+    store.save((await foldFromStore(store, ladder, { upTo: early })).fold);
+    store.save((await foldFromStore(store, ladder, { upTo: late, skill: false })).fold);
+    const whole = LadderFold.fromLog(ladder, log, undefined, { skill: true });
+
+    const kept = await foldFromStore(store, ladder);
+    expect(kept.from).toBe(early);
+    expect(stateOf(kept.fold)).toBe(stateOf(whole));
+
+    store.save((await foldFromStore(store, ladder, { upTo: late })).fold);
+    const plain = await foldFromStore(store, ladder, { skill: false });
+    expect(plain.from).toBe(late);
+    expect(plain.fold.skill).toBeNull();
+    expect(stateOf(plain.fold)).toBe(stateOf(LadderFold.fromLog(ladder, log)));
+  });
+
   it('Given a lost, damaged, foreign or older-format snapshot, When folded from the store, Then it is not used and the state is the same', async () => {
     const ladder = ladders[1]!;
     const log = storedLog(ladder, 5, 200);

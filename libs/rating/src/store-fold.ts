@@ -1,7 +1,7 @@
 import type { LadderEvent } from '@ranking/contracts';
 import { type Annulment, annulmentOf } from './annulment.js';
 import type { LadderConfig } from './ladder-config.js';
-import { LadderFold } from './ladder-fold.js';
+import { LadderFold, type LadderSnapshot } from './ladder-fold.js';
 import type { LadderStore } from './ladder-store.js';
 
 export interface StoreFoldOptions {
@@ -11,7 +11,10 @@ export interface StoreFoldOptions {
   readonly fromStart?: boolean;
   /** Start from a snapshot at or before this position only (a what-if whose change starts there). */
   readonly startAtOrBefore?: number;
-  /** Keep the skill estimate (default: yes, as the rating service does). */
+  /**
+   * Keep the skill estimate (default: yes, as the rating service does). Without it a snapshot's
+   * estimate is dropped; with it a snapshot written without one is not used.
+   */
   readonly skill?: boolean;
   /** Events folded after the stored ones as if they were stored next (a dry-run annulment). */
   readonly then?: readonly LadderEvent[];
@@ -59,6 +62,7 @@ export async function foldFromStore(
         ladder,
         annulments,
         Math.min(upTo, options.startAtOrBefore ?? upTo),
+        skill,
       );
   const fold =
     start === null
@@ -73,13 +77,17 @@ export async function foldFromStore(
   return { fold, from, position: upTo, events, rejected };
 }
 
-/** The newest snapshot at or before `limit` that every later annulment leaves whole. */
+/**
+ * The newest snapshot at or before `limit` that every later annulment leaves whole and that
+ * holds a skill estimate if one is asked for (without the estimate when none is).
+ */
 async function usableSnapshot(
   store: LadderStore,
   ladder: LadderConfig,
   annulments: readonly Annulment[],
   limit: number,
-) {
+  skill: boolean,
+): Promise<LadderSnapshot | null> {
   const firsts = new Map<Annulment, number | null>();
   const firstOf = async (a: Annulment) => {
     if (!firsts.has(a)) firsts.set(a, await store.firstCovered(ladder.id, a));
@@ -93,7 +101,10 @@ async function usableSnapshot(
       if (first !== null && first < position) continue candidates;
     }
     const snapshot = await store.snapshot(ladder.id, position);
-    if (snapshot !== null) return snapshot.state;
+    if (snapshot === null) continue;
+    const { skill: estimate, ...state } = snapshot.state;
+    if (!skill) return state;
+    if (estimate !== undefined) return snapshot.state;
   }
   return null;
 }

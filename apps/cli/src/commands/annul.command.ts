@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { type PlayerAnnulled, validateEvent } from '@ranking/contracts';
-import { createDataSource, LadderRepository, sqlOf, storedAnnulments } from '@ranking/persistence';
+import { createDataSource, PgLadderStore, sqlOf } from '@ranking/persistence';
 import {
   annulmentOf,
   annulmentWhy,
+  foldFromStore,
   type LadderConfig,
-  LadderFold,
   PeriodCalendar,
   type PlayerChange,
   refoldChanges,
@@ -14,7 +14,7 @@ import {
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { publishLadderEvent } from '../ladder-event-publisher.js';
-import { forEachStoredEvent } from '../stored-events.js';
+import { ProgressLadderStore } from '../store-progress.js';
 
 interface AnnulFlags {
   ladder?: string;
@@ -121,8 +121,10 @@ export class AnnulCommand extends CommandRunner {
 }
 
 /**
- * The ladder's stored log folded as it is and with the annulment at its end, compared: one read
- * of the store (as `ranking rebuild` reads it) into both folds.
+ * The ladder's stored log folded as it is and with the annulment at its end, compared: both
+ * folds as the rating service's (`foldFromStore`, each from the newest snapshot it may start
+ * from: the one with the annulment from one before the first game it covers), on one
+ * repeatable-read transaction, so both read the same log.
  */
 export async function previewAnnulment(
   databaseUrl: string,
@@ -133,33 +135,31 @@ export async function previewAnnulment(
   await db.initialize();
   try {
     return await db.transaction('REPEATABLE READ', async (manager) => {
-      const sql = sqlOf(manager);
-      const stored =
-        (await new LadderRepository(sql).activeLadders()).get(ladder.id)?.accepted ?? 0;
-      const annulments = await storedAnnulments(sql, ladder.id);
-      // The annulment would stand right after the stored log.
-      const annulment = annulmentOf(event, stored);
-      const now = LadderFold.refolding(ladder, annulments);
-      const then = LadderFold.refolding(ladder, [...annulments, annulment]);
-      const source = {
-        databaseUrl,
-        ladder: ladder.id,
-        applicationName: 'ranking-annul-reader',
-        context: 'annul',
-      };
-      const read = await forEachStoredEvent(sql, source, (e) => {
-        now.evolve(e);
-        then.evolve(e);
+      const store = new ProgressLadderStore(
+        new PgLadderStore(sqlOf(manager), new Map([[ladder.id, ladder]])),
+        'annul',
+      );
+      // Players only: the skill estimate is not part of what an annulment reports.
+      const now = await foldFromStore(store, ladder, { skill: false });
+      const then = await foldFromStore(store, ladder, {
+        upTo: now.position,
+        skill: false,
+        then: [event],
       });
-      if (read.events !== stored)
-        throw new Error(`ladder ${ladder.id}: read ${read.events} stored events of ${stored}`);
-      then.evolve(event);
-      const changes = refoldChanges(now.players, then.players, annulmentWhy(annulment));
+      const rejected = now.rejected + then.rejected;
+      if (rejected > 0)
+        new CommandLog('annul').warn(
+          `warning: the folds rejected ${rejected} events (ladder configuration changed?)`,
+          { ladder: ladder.id, rejected },
+        );
+      // The annulment would stand right after the stored log.
+      const why = annulmentWhy(annulmentOf(event, now.position));
+      const changes = refoldChanges(now.fold.players, then.fold.players, why);
       return {
         ladder: ladder.id,
         player: event.player,
         since: event.since,
-        events: stored,
+        events: now.position,
         moved: changes.length,
         changes: changes.map(({ player, before, after, delta }) => ({
           player,

@@ -2,16 +2,22 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import {
   createDataSource,
   LadderRepository,
+  PgLadderStore,
   type Sql,
   sqlOf,
-  storedAnnulments,
 } from '@ranking/persistence';
-import { type LadderConfig, LadderFold, type PlayerState, type SkillState } from '@ranking/rating';
+import {
+  foldFromStore,
+  type LadderConfig,
+  type PlayerState,
+  type SkillState,
+  type StoreFold,
+} from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
-import { playersChecksum } from '../player-checksum.js';
-import { forEachStoredEvent } from '../stored-events.js';
+import { differingPlayers, playersChecksum } from '../player-checksum.js';
+import { ProgressLadderStore } from '../store-progress.js';
 
 /** The exit code when the live tables differ from the rebuild. */
 export const MISMATCH_EXIT = 3;
@@ -19,30 +25,27 @@ export const MISMATCH_EXIT = 3;
 const PAGE = 10_000;
 /** Game records written per statement (into a ladder emptied in the same transaction). */
 const WRITE_PAGE = 25_000;
-/** The event reader's connection name (pg_stat_activity). */
-const READER_NAME = 'ranking-rebuild-reader';
+/** Players a mismatch names (of those that differ). */
+const NAMED = 10;
 
 interface RebuildFlags {
   ladder?: string;
   swap?: boolean;
+  fromStart?: boolean;
 }
 
-interface Refold {
-  readonly fold: LadderFold;
+interface Refold extends StoreFold {
   readonly players: readonly PlayerState[];
-  readonly events: number;
   readonly seconds: number;
-  readonly rejected: number;
-  /** The ladder's last event-store sequence the re-fold saw. */
-  readonly lastSeq: number;
 }
 
 /** `ranking rebuild`: re-folds a ladder from the event store and checks (or replaces) its live tables. */
 @Command({
   name: 'rebuild',
   description:
-    're-fold a ladder from the event store and compare its players with the live tables ' +
-    '(exit code 0: match, 3: MISMATCH); --swap replaces the live tables with the rebuilt ones',
+    're-fold a ladder from the event store (from its newest usable snapshot) and compare its ' +
+    'players with the live tables (exit code 0: match, 3: MISMATCH); --swap replaces the live ' +
+    'tables with the rebuilt ones',
 })
 export class RebuildCommand extends CommandRunner {
   async run(_args: string[], flags: RebuildFlags): Promise<void> {
@@ -58,15 +61,19 @@ export class RebuildCommand extends CommandRunner {
       const { rebuilt, live } = await db.transaction('REPEATABLE READ', async (manager) => {
         const sql = sqlOf(manager);
         return {
-          rebuilt: await refold(sql, ladder, env.DATABASE_URL),
+          rebuilt: await refold(sql, ladders, ladder, flags.fromStart === true),
           live: await livePlayers(sql, ladder.id),
         };
       });
       const rate = Math.round(rebuilt.events / Math.max(rebuilt.seconds, 1e-9));
+      const start =
+        rebuilt.from === 0 ? "the log's start" : `the snapshot at position ${rebuilt.from}`;
       log.info(
-        `ladder ${ladder.id}: re-folded ${rebuilt.events} events in ${rebuilt.seconds.toFixed(2)} s (${rate} events/s)`,
+        `ladder ${ladder.id}: re-folded ${rebuilt.events} events from ${start} to position ${rebuilt.position} in ${rebuilt.seconds.toFixed(2)} s (${rate} events/s)`,
         {
           ladder: ladder.id,
+          from: rebuilt.from,
+          position: rebuilt.position,
           events: rebuilt.events,
           seconds: Number(rebuilt.seconds.toFixed(3)),
           eventsPerSecond: rate,
@@ -77,7 +84,8 @@ export class RebuildCommand extends CommandRunner {
           `warning: the re-fold rejected ${rebuilt.rejected} stored events (ladder configuration changed?)`,
           { ladder: ladder.id, rejected: rebuilt.rejected },
         );
-      const expected = playersChecksum(rebuilt.players, rebuilt.fold.skill!.players);
+      const skills = rebuilt.fold.skill!.players;
+      const expected = playersChecksum(rebuilt.players, skills);
       const found = playersChecksum(live.players, live.skills);
       log.info(`rebuilt: ${rebuilt.players.length} players, sha256 ${expected}`, {
         ladder: ladder.id,
@@ -95,7 +103,13 @@ export class RebuildCommand extends CommandRunner {
         log.info('match', { ladder: ladder.id, match: true });
         return;
       }
-      log.warn('MISMATCH', { ladder: ladder.id, match: false });
+      const differ = differingPlayers(live, { players: rebuilt.players, skills });
+      log.warn('MISMATCH', {
+        ladder: ladder.id,
+        match: false,
+        differ: differ.length,
+        differing: differ.slice(0, NAMED),
+      });
       if (!flags.swap) {
         process.exitCode = MISMATCH_EXIT;
         return;
@@ -135,6 +149,15 @@ export class RebuildCommand extends CommandRunner {
   }
 
   @Option({
+    flags: '--from-start',
+    description:
+      'fold the whole log from its first event, whatever snapshots the rating service wrote (a check that does not rely on them)',
+  })
+  parseFromStart(): boolean {
+    return true;
+  }
+
+  @Option({
     flags: '--swap',
     description:
       'on a mismatch, replace the live players and game records with the rebuilt ones in one ' +
@@ -148,32 +171,24 @@ export class RebuildCommand extends CommandRunner {
 const log = new CommandLog('rebuild', { stream: 'stdout' });
 
 /**
- * The ladder's stored events, in log order, through a fresh fold (no simulated maintenance: its
- * closes and penalties are stored events too), its annulments read first so that the games they
- * cover are folded as covered where they stand. The fold still rejects what it would reject: a
- * changed ladder configuration shows as rejected events.
+ * The ladder folded from its store as the rating service folds it (`foldFromStore`: from the
+ * newest snapshot no later annulment reaches back past, or from the log's start), on the
+ * caller's transaction. The fold rejects what it would reject: a changed ladder configuration
+ * shows as rejected events (and makes its snapshots unusable: they record the configuration).
  */
-async function refold(sql: Sql, ladder: LadderConfig, databaseUrl: string): Promise<Refold> {
-  const fold = LadderFold.refolding(ladder, await storedAnnulments(sql, ladder.id), {
-    skill: true,
-  });
-  let rejected = 0;
-  const source = {
-    databaseUrl,
-    ladder: ladder.id,
-    applicationName: READER_NAME,
-    context: 'rebuild',
-  };
-  const read = await forEachStoredEvent(sql, source, (event) => {
-    if (fold.evolve(event).status === 'rejected') rejected++;
-  });
+async function refold(
+  sql: Sql,
+  ladders: ReadonlyMap<string, LadderConfig>,
+  ladder: LadderConfig,
+  fromStart: boolean,
+): Promise<Refold> {
+  const started = process.hrtime.bigint();
+  const store = new ProgressLadderStore(new PgLadderStore(sql, ladders), 'rebuild');
+  const folded = await foldFromStore(store, ladder, { fromStart });
   return {
-    fold,
-    players: [...fold.players.values()],
-    events: read.events,
-    seconds: read.seconds,
-    rejected,
-    lastSeq: read.lastSeq,
+    ...folded,
+    players: [...folded.fold.players.values()],
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }
 
@@ -209,9 +224,9 @@ async function swap(
     const sql = sqlOf(manager);
     const repo = new LadderRepository(sql);
     const lastSeq = (await repo.lockLadders([ladder.id])).get(ladder.id)?.lastSeq ?? 0;
-    if (lastSeq !== rebuilt.lastSeq)
+    if (lastSeq !== rebuilt.position)
       throw new Error(
-        `ladder ${ladder.id} took events during the rebuild (seq ${rebuilt.lastSeq} -> ${lastSeq}); nothing swapped, run it again`,
+        `ladder ${ladder.id} took events during the rebuild (seq ${rebuilt.position} -> ${lastSeq}); nothing swapped, run it again`,
       );
     await repo.deleteLadderState(ladder.id);
     const skills = rebuilt.fold.skill!.players;

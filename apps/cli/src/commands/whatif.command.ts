@@ -1,8 +1,11 @@
 import { loadEnvironment, loadLadderVariant, loadLadders } from '@ranking/config';
-import { createDataSource, sqlOf, storedAnnulments } from '@ranking/persistence';
+import { createDataSource, PgLadderStore, sqlOf } from '@ranking/persistence';
 import {
+  ChangedFromStore,
+  foldFromStore,
   type LadderConfig,
   LadderFold,
+  type LadderStore,
   ReplayEngine,
   renderWhatIf,
   whatIfReport,
@@ -15,8 +18,7 @@ import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
 import { replayFile } from '../replay-file.js';
-import { type FoldResult, FoldWorkerHandle } from '../fold-worker-handle.js';
-import { forEachStoredEvent } from '../stored-events.js';
+import { ProgressLadderStore } from '../store-progress.js';
 import { whatIfPage } from '../what-if-page.js';
 
 interface WhatIfFlags {
@@ -25,6 +27,7 @@ interface WhatIfFlags {
   out: string;
   events?: string;
   fromStore?: boolean;
+  changesFrom?: number;
   simulate?: boolean;
   until?: number;
   html?: boolean;
@@ -32,16 +35,20 @@ interface WhatIfFlags {
 
 /** Where the log came from and how it was folded: the report's head. */
 interface Folded {
-  readonly source: { readonly from: 'events'; readonly file: string } | { readonly from: 'store' };
+  readonly source:
+    | { readonly from: 'events'; readonly file: string }
+    | {
+        readonly from: 'store';
+        /** With --changes-from: the instant, and the position where the variant takes over. */
+        readonly changesFrom?: string;
+        readonly position?: number;
+      };
   readonly simulate: boolean;
   readonly until: string | null;
   /** Events of the ladder each fold rejected (a variant may reject what the ladder takes). */
   readonly rejected: { readonly asIs: number; readonly variant: number };
   readonly report: WhatIfReport;
 }
-
-/** The event reader's connection name (pg_stat_activity). */
-const READER_NAME = 'ranking-whatif-reader';
 
 /**
  * `ranking whatif`: one ladder folded twice from the same log, as it is and under a variant of
@@ -65,15 +72,23 @@ export class WhatIfCommand extends CommandRunner {
       );
     if (flags.until !== undefined && !flags.simulate)
       throw new Error('--until: only with --simulate (it closes the periods up to it at the end)');
+    if (flags.changesFrom !== undefined && !flags.fromStore)
+      throw new Error(
+        '--changes-from: only with --from-store (it names a moment of the stored log)',
+      );
     const env = loadEnvironment();
     const asIs = loadLadders(env).get(flags.ladder);
     if (!asIs) throw new Error(`--ladder ${flags.ladder}: no such ladder`);
     const variant = loadVariant(asIs, flags.ladders);
+    if (flags.changesFrom !== undefined && variant.ruleSet !== asIs.ruleSet)
+      throw new Error(
+        `--changes-from: the variant must keep the ladder's rule set (${asIs.ruleSet}): it takes over the ladder's state`,
+      );
     const started = process.hrtime.bigint();
     const folded =
       flags.events !== undefined
         ? await foldFile(asIs, variant, flags.events, flags)
-        : await foldStore(asIs, variant, env.DATABASE_URL);
+        : await foldStore(asIs, variant, env.DATABASE_URL, flags.changesFrom);
     const head = {
       source: folded.source,
       simulate: folded.simulate,
@@ -137,6 +152,16 @@ export class WhatIfCommand extends CommandRunner {
   })
   parseFromStore(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--changes-from <iso>',
+    description:
+      'with --from-store: the variant takes over from this instant on (the events recorded by ' +
+      'then are folded as the ladder is, the later ones under the variant)',
+  })
+  parseChangesFrom(value: string): number {
+    return instantFlag('--changes-from', value);
   }
 
   @Option({
@@ -219,58 +244,60 @@ async function foldFile(
 }
 
 /**
- * Both folds from one read of the ladder's stored events, as `ranking rebuild` folds them (no
- * simulation: the store holds the maintenance service's closes and penalties as events).
+ * Both folds from the store as `ranking rebuild` folds it (`foldFromStore`, no simulation: the
+ * store holds the maintenance service's closes and penalties as events), on one repeatable-read
+ * transaction. The ladder as it is starts from its newest usable snapshot. The variant is folded
+ * from the log's start (snapshots record the settings they were folded under), or, with
+ * `changesFrom`, from the ladder's state where the events recorded by then end
+ * (`ChangedFromStore`): its settings apply to the later events only.
  */
 async function foldStore(
   asIs: LadderConfig,
   variant: LadderConfig,
   databaseUrl: string,
+  changesFrom: number | undefined,
 ): Promise<Folded> {
-  let before = new LadderFold(asIs);
-  let after: FoldResult | null = null;
-  let rejected = 0;
   const db = createDataSource(databaseUrl, 'ranking-whatif');
   await db.initialize();
   try {
-    await db.transaction('REPEATABLE READ', async (manager) => {
-      // The log's annulments, known before it streams: both folds cover the same games.
-      const annulments = await storedAnnulments(sqlOf(manager), asIs.id);
-      before = LadderFold.refolding(asIs, annulments);
-      // The variant folds on a thread of its own from the same batches: two cores, two folds.
-      const variantFold = new FoldWorkerHandle({ ladder: variant, annulments });
-      const source = {
-        databaseUrl,
-        ladder: asIs.id,
-        applicationName: READER_NAME,
-        context: 'whatif',
-      };
-      try {
-        await forEachStoredEvent(
-          sqlOf(manager),
-          source,
-          (event) => {
-            if (before.evolve(event).status === 'rejected') rejected++;
-          },
-          (batch) => variantFold.add(batch),
-        );
-      } finally {
-        after = await variantFold.result();
+    return await db.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlOf(manager);
+      const storeOf = (ladder: LadderConfig) =>
+        new PgLadderStore(sql, new Map([[ladder.id, ladder]]));
+      const progress = (store: LadderStore) => new ProgressLadderStore(store, 'whatif');
+      // Players only: the skill estimate is not part of a what-if.
+      const before = await foldFromStore(progress(storeOf(asIs)), asIs, { skill: false });
+      let after;
+      let source: Folded['source'] = { from: 'store' };
+      if (changesFrom === undefined)
+        after = await foldFromStore(progress(storeOf(variant)), variant, { skill: false });
+      else {
+        const instant = new Date(changesFrom);
+        const position = await storeOf(asIs).recordedBy(asIs.id, instant);
+        const changed = new ChangedFromStore(progress(storeOf(asIs)), asIs, position, {
+          skill: false,
+        });
+        after = await foldFromStore(changed, variant, { skill: false });
+        if (after.from !== position)
+          throw new Error(
+            `--changes-from ${instant.toISOString()}: an annulment recorded later covers games recorded by then (it re-folds the ladder's state then): name an instant before the first game it covers`,
+          );
+        source = { from: 'store', changesFrom: instant.toISOString(), position };
       }
+      return {
+        source,
+        simulate: false,
+        until: null,
+        rejected: { asIs: before.rejected, variant: after.rejected },
+        report: whatIfReport(before.fold, after.fold),
+      };
     });
   } finally {
     await db.destroy();
   }
-  return {
-    source: { from: 'store' },
-    simulate: false,
-    until: null,
-    rejected: { asIs: rejected, variant: after!.rejected },
-    report: whatIfReport(before, after!),
-  };
 }
 
 const describeSource = (folded: Folded): string =>
   folded.source.from === 'events'
     ? `Events from ${folded.source.file}${folded.simulate ? `, maintenance simulated${folded.until ? ` up to ${folded.until}` : ''}` : ''}`
-    : 'Events from the event store';
+    : `Events from the event store${folded.source.changesFrom === undefined ? '' : `, the variant from the events recorded after ${folded.source.changesFrom} (position ${folded.source.position})`}`;

@@ -5,7 +5,7 @@ import {
   eventPayloadPages,
   LadderRepository,
   ladderLog,
-  readEventPayloads,
+  PgLadderStore,
   type Sql,
   sqlOf,
   unescapeCopyText,
@@ -14,18 +14,13 @@ import { createTestDatabase } from '@ranking/testing';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 
-// The event store streamed by COPY (in this thread, and by the rebuild's worker thread on an
-// exported snapshot) against a real migrated database: the same texts in the same order as
-// the paged read, across batch, socket-chunk and flow-control boundaries, with payloads
-// holding what COPY escapes and characters of several UTF-8 bytes.
+// The event store streamed by COPY (on a client, and by PgLadderStore on a transaction's own)
+// against a real migrated database: the same texts in the same order as the paged read, across
+// batch, socket-chunk and flow-control boundaries, with payloads holding what COPY escapes and
+// characters of several UTF-8 bytes.
 
-/** The built worker: the thread runs compiled JavaScript (npm run build before this suite). */
-const WORKER = new URL(
-  '../../../dist/libs/persistence/src/event-payload-worker.js',
-  import.meta.url,
-);
 const LADDER = 'igame-gomoku';
-/** Enough text for several socket chunks, dozens of batches and more than the reader's window. */
+/** Enough text for several socket chunks and dozens of batches. */
 const EVENTS = 9_000;
 
 const ids = [
@@ -51,7 +46,7 @@ const game = (ladder: string, seq: number): LadderEvent => ({
   ],
 });
 
-describe('copyEventPayloads and readEventPayloads (real PostgreSQL)', () => {
+describe('copyEventPayloads and PgLadderStore.events (real PostgreSQL)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let db: DataSource;
   let sql: Sql;
@@ -121,30 +116,37 @@ describe('copyEventPayloads and readEventPayloads (real PostgreSQL)', () => {
     }
   });
 
-  it('reads in a worker thread on the snapshot a transaction exported, not what was committed since', async () => {
-    const holder = await client();
-    try {
-      await holder.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const { rows } = await holder.query<{ snapshot: string }>(
-        'SELECT pg_export_snapshot() AS snapshot',
-      );
-      const later = game(LADDER, EVENTS + 1);
-      await new LadderRepository(sql).appendEvents([
-        { ladder: LADDER, seq: EVENTS + 1, event: later },
-      ]);
-      const source = { databaseUrl: database.url, ladder: LADDER, applicationName: 'reader-test' };
+  it('gives a range of the log as PgLadderStore.events, by COPY on a transaction and by pages without one, and says how far the log was recorded by an instant', async () => {
+    const parsed = paged.map((t) => JSON.parse(t) as LadderEvent);
+    const events = async (store: PgLadderStore, after: number, upTo: number) => {
+      const all: LadderEvent[] = [];
+      for await (const batch of store.events(LADDER, after, upTo)) all.push(...batch);
+      return all;
+    };
+    const ladders = new Map();
+    await db.transaction(async (manager) => {
+      const byCopy = new PgLadderStore(sqlOf(manager), ladders);
+      expect(await events(byCopy, 0, EVENTS)).toEqual(parsed);
+      expect(await events(byCopy, 1234, 7777)).toEqual(parsed.slice(1234, 7777));
+      expect(await events(byCopy, 10, 10)).toEqual([]);
+      expect(await byCopy.lastPosition(LADDER)).toBe(EVENTS);
+    });
+    const byPages = new PgLadderStore({ query: (text, params) => db.query(text, params) }, ladders);
+    expect(await events(byPages, 0, EVENTS)).toEqual(parsed);
+    expect(await events(byPages, 999, 10_001)).toEqual(parsed.slice(999));
 
-      const atSnapshot = await collect(
-        readEventPayloads({ ...source, snapshot: rows[0]!.snapshot }, WORKER),
-      );
-      expect(lines(atSnapshot)).toEqual(asStreamed(paged));
-      const latest = await collect(readEventPayloads({ ...source, snapshot: null }, WORKER));
-      expect(lines(latest)).toEqual([...asStreamed(paged), JSON.stringify(later)]);
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-      await db.query('DELETE FROM event_store WHERE ladder = $1 AND seq > $2', [LADDER, EVENTS]);
-    }
+    // Recorded in two stretches: a day each.
+    await db.query(
+      `UPDATE event_store SET recorded_at = CASE WHEN seq <= 3000 THEN '2026-01-01T00:00:00Z'::timestamptz
+         ELSE '2026-01-02T00:00:00Z'::timestamptz END WHERE ladder = $1`,
+      [LADDER],
+    );
+    const recordedBy = (instant: string) => byPages.recordedBy(LADDER, new Date(instant));
+    expect(await recordedBy('2025-12-31T23:59:59.999Z')).toBe(0);
+    expect(await recordedBy('2026-01-01T00:00:00Z')).toBe(3000);
+    expect(await recordedBy('2026-01-01T12:00:00Z')).toBe(3000);
+    expect(await recordedBy('2026-01-02T00:00:00Z')).toBe(EVENTS);
+    expect(await byPages.recordedBy('no-such-ladder', new Date())).toBe(0);
   });
 
   it('reads a ladder’s log inside a transaction, its own appends included, by COPY and by pages alike', async () => {
@@ -173,19 +175,6 @@ describe('copyEventPayloads and readEventPayloads (real PostgreSQL)', () => {
       .catch((error: Error) => expect(error.message).toBe('roll back'));
     // Rolled back: outside the transaction the appends never happened.
     expect(lines(await collect(ladderLog(sql, LADDER)))).toEqual(asStreamed(paged));
-  });
-
-  it('stops the thread when the consumer stops early, and says why a read failed', async () => {
-    const source = { databaseUrl: database.url, ladder: LADDER, applicationName: 'reader-test' };
-    let seen = 0;
-    for await (const batch of readEventPayloads({ ...source, snapshot: null }, WORKER)) {
-      seen += batch.length;
-      break;
-    }
-    expect(seen).toBeGreaterThan(0);
-    await expect(
-      collect(readEventPayloads({ ...source, snapshot: 'no-such-snapshot' }, WORKER)),
-    ).rejects.toThrow(/^reading the event store: invalid snapshot identifier/);
   });
 
   it('unescapes what COPY escapes, and leaves a text without a backslash as it is', () => {
