@@ -31,7 +31,8 @@ import { copyPlayer, newPlayer, type PlayerRecord, type PlayerState } from './pl
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
 import { SkillBook, type SkillChange, type SkillSnapshot } from './skill-book.js';
-import { encodeSkillGame } from './skill-record-codec.js';
+import { decodeSkillGame, encodeSkillGame } from './skill-record-codec.js';
+import { decodeRecord } from './game-record-codec.js';
 
 /** What one event did to a ladder. */
 export type LadderOutcome =
@@ -59,6 +60,11 @@ export interface LadderSnapshot {
   readonly log?: readonly string[];
   /** The skill estimate, when the fold keeps one (see `FoldOptions.skill`). */
   readonly skill?: SkillSnapshot;
+  /**
+   * More game records, as stored (`GameRow`s: a snapshot's): kept as text by the restored fold
+   * until an event reads one, since a correction reaches back to few of a ladder's games.
+   */
+  readonly storedGames?: readonly GameRow[];
 }
 
 export interface FoldOptions {
@@ -124,6 +130,8 @@ export class LadderFold {
   private evolved = 0;
   /** The skill estimate, when kept. */
   private skillBook: SkillBook | null;
+  /** Game rows restored as text and not read yet (`LadderSnapshot.storedGames`), by game id. */
+  private stored: Map<string, readonly [record: string, skill: string | null]> | null = null;
 
   constructor(
     readonly ladder: LadderConfig,
@@ -179,6 +187,7 @@ export class LadderFold {
 
   /** Plain data that `LadderFold.restore` turns back into the same fold (copies: the fold goes on). */
   snapshot(): LadderSnapshot {
+    for (const id of [...(this.stored?.keys() ?? [])]) this.promote(id);
     return {
       ladder: this.ladder.id,
       players: [...this.records.values()].map(copyPlayer),
@@ -202,6 +211,10 @@ export class LadderFold {
     fold.accepted = snapshot.accepted;
     if (snapshot.log) fold.log = LadderLog.of(snapshot.log);
     if (snapshot.skill) fold.skillBook = SkillBook.restore(snapshot.skill);
+    if (snapshot.storedGames && snapshot.storedGames.length > 0)
+      fold.stored = new Map(
+        snapshot.storedGames.map(([id, record, skill]) => [id, [record, skill]]),
+      );
     fold.written = new Set();
     fold.book.markUnchanged();
     return fold;
@@ -246,13 +259,16 @@ export class LadderFold {
     return changed;
   }
 
-  /** Every game record, encoded as the rating service stores it, in arrival order. */
-  encodedGames(): Iterable<[string, string]> {
-    return this.book.encodedRecords();
+  /** Every game record, encoded as the rating service stores it (those still stored as text first). */
+  *encodedGames(): Generator<[string, string]> {
+    for (const [id, [record]] of this.stored ?? []) yield [id, record];
+    yield* this.book.encodedRecords();
   }
 
   /** Every game as the rating service stores it: its record and saved estimates (null without a skill book). */
   *gameRows(): Generator<GameRow> {
+    for (const [id, [record, saved]] of this.stored ?? [])
+      yield [id, record, this.skillBook === null ? null : saved];
     const skill = this.skillBook;
     for (const [id, record] of this.book.encodedRecords()) {
       const saved = skill?.savedGame(id);
@@ -277,7 +293,24 @@ export class LadderFold {
 
   /** How many games the ladder keeps a record of. */
   get games(): number {
-    return this.book.size;
+    return this.book.size + (this.stored?.size ?? 0);
+  }
+
+  /** A game still stored as text, decoded into the book (and its saved estimates) to be read. */
+  private promote(gameId: string): void {
+    const row = this.stored?.get(gameId);
+    if (row === undefined) return;
+    this.stored!.delete(gameId);
+    const record = decodeRecord(gameId, row[0], this.rules);
+    this.book.addRecord(record);
+    if (row[1] !== null && this.skillBook !== null)
+      this.skillBook.addSaved(
+        gameId,
+        decodeSkillGame(
+          row[1],
+          record.players.map((p) => p.id),
+        ),
+      );
   }
 
   isClosed(period: PeriodClosed['period'], key: string): boolean {
@@ -316,6 +349,7 @@ export class LadderFold {
       return decision.status === 'rejected' ? decision.rejection : null;
     }
     if (event.type === 'game.corrected') {
+      this.promote(event.gameId);
       const decision = decideCorrection(
         this.ladder,
         this.rules,
@@ -373,6 +407,8 @@ export class LadderFold {
   }
 
   private finish(event: GameFinished, position: number): LadderOutcome {
+    // A repeated game id supersedes the stored record: it must be in the book to be superseded.
+    this.promote(event.gameId);
     const finishedAt = instantMillis(event.finishedAt);
     const decided = this.decideFinished(event, finishedAt);
     const { players, fresh } = decided;
@@ -450,6 +486,7 @@ export class LadderFold {
   }
 
   private correct(event: GameCorrected): LadderOutcome {
+    this.promote(event.gameId);
     const record = this.book.record(event.gameId);
     const decision = decideCorrection(this.ladder, this.rules, event, record);
     if (decision.status === 'rejected') return decision;
@@ -561,6 +598,7 @@ export class LadderFold {
     }
     // The new book lists every record as changed, so a restored fold writes them all back.
     this.book = refolded.book;
+    this.stored = refolded.stored;
     this.closed.clear();
     for (const c of refolded.closed) this.closed.add(c);
     this.skillBook = refolded.skillBook;

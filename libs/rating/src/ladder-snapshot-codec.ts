@@ -1,12 +1,8 @@
-import type { GameRecord } from './game-record.js';
-import { decodeRecord } from './game-record-codec.js';
 import type { LadderConfig } from './ladder-config.js';
-import type { LadderFold, LadderSnapshot } from './ladder-fold.js';
+import type { GameRow, LadderFold, LadderSnapshot } from './ladder-fold.js';
 import type { StoredSnapshot } from './ladder-store.js';
 import type { PlayerState } from './player-state.js';
-import { RULE_SETS } from './rule-sets.js';
-import type { SkillGame, SkillState } from './skill-book.js';
-import { decodeSkillGame } from './skill-record-codec.js';
+import type { SkillState } from './skill-book.js';
 
 /**
  * The snapshot format, and so the fold's semantics it was written under. Bump it whenever the
@@ -70,13 +66,9 @@ export class SnapshotDecoder {
   private header: SnapshotHeader | null = null;
   private readonly players: PlayerState[] = [];
   private readonly skills: (SkillState & { readonly id: string })[] = [];
-  private readonly games: GameRecord[] = [];
-  private readonly skillGames: (SkillGame & { readonly id: string })[] = [];
-  private readonly rules;
+  private readonly games: GameRow[] = [];
 
-  constructor(private readonly ladder: LadderConfig) {
-    this.rules = RULE_SETS[ladder.ruleSet];
-  }
+  constructor(private readonly ladder: LadderConfig) {}
 
   /** The header, once read. */
   get first(): SnapshotHeader | null {
@@ -104,20 +96,10 @@ export class SnapshotDecoder {
         this.skills.push({ id, mu, sigma, lastPlayedAt });
         return;
       }
-      case 'G': {
-        const [id, record, skill] = JSON.parse(body) as [string, string, string | null];
-        const decoded = decodeRecord(id, record, this.rules);
-        this.games.push(decoded);
-        if (skill !== null)
-          this.skillGames.push({
-            id,
-            ...decodeSkillGame(
-              skill,
-              decoded.players.map((p) => p.id),
-            ),
-          });
+      case 'G':
+        // Kept as stored: the fold decodes a game only when an event reads it.
+        this.games.push(JSON.parse(body) as GameRow);
         return;
-      }
       default:
         throw new Error(`snapshot of ${this.ladder.id}: unknown line kind ${text.slice(0, 1)}`);
     }
@@ -129,10 +111,11 @@ export class SnapshotDecoder {
     const state: LadderSnapshot = {
       ladder: header.ladder,
       players: this.players,
-      games: this.games,
+      games: [],
+      storedGames: this.games,
       closed: header.closed,
       accepted: header.position,
-      ...(header.skill ? { skill: { players: this.skills, games: this.skillGames } } : {}),
+      ...(header.skill ? { skill: { players: this.skills, games: [] } } : {}),
     };
     return { position: header.position, lastEventId: header.lastEventId, state };
   }

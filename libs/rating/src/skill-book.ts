@@ -179,6 +179,20 @@ export class SkillBook {
     return book;
   }
 
+  /** A saved game restored late (a fold that kept it as text until now): not a write. */
+  addSaved(id: string, game: SkillGame): void {
+    const slot = this.games.add(id, game.finishedAt, game.players);
+    for (let i = 0; i < game.players.length; i++)
+      this.games.write(
+        slot,
+        i,
+        game.skills[4 * i]!,
+        game.skills[4 * i + 1]!,
+        game.skills[4 * i + 2]!,
+        game.skills[4 * i + 3]!,
+      );
+  }
+
   /** From here on, the book lists as written only what it writes next. */
   markWritten(): void {
     this.writtenPlayers = new Set();

@@ -35,8 +35,10 @@ function storedLog(
 }
 
 /** A fold's whole state as text: players, skill estimates, closes and every stored game row. */
+// Game rows in any order: a resumed fold keeps its snapshot's games as text until an event reads
+// one, so a game a later correction read comes after the others.
 const stateOf = (fold: LadderFold): string =>
-  [...encodeSnapshot(fold, '')].slice(1).join('\n') + fold.closedPeriods().join();
+  [...encodeSnapshot(fold, '')].slice(1).sort().join('\n') + fold.closedPeriods().sort().join();
 
 const ladders = BUILT_IN_LADDERS.filter((l) =>
   ['qq-gomoku', 'igame-gomoku', 'xinbo-go', 'squares-classic'].includes(l.id),

@@ -4,7 +4,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Snapshots of ladders at known log positions (ADR 24), in parts of text lines so that a large
  * ladder is written and read a part at a time, and the annulments accepted but not yet swapped
  * in (the rating service re-folds them beside its consumer). Both are derived from the event
- * store: losing them costs time, never correctness.
+ * store: losing them costs time, never correctness. Parts are compressed with lz4: a 355 MB
+ * snapshot was written in 3.9 s with it and 11.9 s with PostgreSQL's default pglz (read 0.6 s
+ * against 1.0-1.6 s), for 10 % more space.
  */
 export class LadderSnapshots1765700000000 implements MigrationInterface {
   name = 'LadderSnapshots1765700000000';
@@ -27,7 +29,7 @@ export class LadderSnapshots1765700000000 implements MigrationInterface {
         ladder   text    NOT NULL,
         position bigint  NOT NULL,
         part     integer NOT NULL,
-        body     text    NOT NULL,
+        body     text    COMPRESSION lz4 NOT NULL,
         PRIMARY KEY (ladder, position, part),
         FOREIGN KEY (ladder, position) REFERENCES ladder_snapshots ON DELETE CASCADE
       )`);
