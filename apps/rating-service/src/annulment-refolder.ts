@@ -19,7 +19,10 @@ import {
   type LadderFold,
   type LadderStore,
   type PlayerState,
+  playersNamed,
+  type RefoldDiff,
   refoldDiff,
+  withLater,
   type SkillState,
 } from '@ranking/rating';
 import type { DataSource } from 'typeorm';
@@ -59,9 +62,11 @@ export interface SwapSteps {
   readonly fold: number;
   /** Writing the re-fold's game rows. */
   readonly preWrite: number;
+  /** Before the lock: reading the stored players and comparing them with the re-fold. */
+  readonly preDiff: number;
   /** Under the lock: the events that arrived meanwhile, read and folded. */
   readonly catchUp: number;
-  /** Reading the stored players and estimates. */
+  /** Under the lock: reading the stored players events since the read named (all after a close). */
   readonly players: number;
   /** The diff of the stored players against the re-fold. */
   readonly diff: number;
@@ -77,6 +82,7 @@ const NO_STEPS: SwapSteps = {
   events: 0,
   fold: 0,
   preWrite: 0,
+  preDiff: 0,
   catchUp: 0,
   players: 0,
   diff: 0,
@@ -178,11 +184,25 @@ export class AnnulmentRefolder {
       });
     fold.markWritten();
     const preWrite = seconds(preWriting);
+    // The stored players and what the re-fold changes in them, before the lock: under it, only
+    // the players events since then named are read and compared again.
+    const diffing = process.hrtime.bigint();
+    const first = read.pending[0]!;
+    const stored = await storedPlayers(new LadderRepository(sqlOf(this.db.manager)), ladder.id);
+    const why = annulmentWhy(annulmentOf(first.event, first.seq - 1));
+    const early = {
+      first: first.seq,
+      stored,
+      diff: refoldDiff(stored.players, stored.skills, fold, why),
+    };
+    const preDiff = seconds(diffing);
     const refoldSeconds = seconds(started);
     const locked = process.hrtime.bigint();
     let swap;
     try {
-      swap = await this.db.transaction((manager) => this.swap(sqlOf(manager), fold, position));
+      swap = await this.db.transaction((manager) =>
+        this.swap(sqlOf(manager), fold, position, early),
+      );
     } catch (error) {
       if (error instanceof AnnulledMeanwhile) return this.refold(ladderId);
       throw error;
@@ -204,6 +224,7 @@ export class AnnulmentRefolder {
       steps: {
         ...read.steps,
         preWrite,
+        preDiff,
         ...swap.steps,
         save: seconds(saving),
       },
@@ -245,7 +266,7 @@ export class AnnulmentRefolder {
   }
 
   /** Under the ladder's lock: the events since the read, then the players, history and message. */
-  private async swap(sql: Sql, fold: LadderFold, read: number) {
+  private async swap(sql: Sql, fold: LadderFold, read: number, early: EarlyDiff) {
     const ladder = fold.ladder;
     const repo = new LadderRepository(sql);
     let step = process.hrtime.bigint();
@@ -256,8 +277,10 @@ export class AnnulmentRefolder {
     };
     const swappedAt = (await repo.lockLadders([ladder.id])).get(ladder.id)!.lastSeq;
     const store = new PgLadderStore(sql, this.ladders);
+    const caught: LadderEvent[] = [];
     for await (const batch of store.events(ladder.id, read, swappedAt))
       for (const event of batch) {
+        caught.push(event);
         // An annulment that arrived after the read: its games were folded uncovered. Roll
         // back and re-fold with it known (it is pending too).
         if (event.type === 'player.annulled') throw new AnnulledMeanwhile();
@@ -270,10 +293,27 @@ export class AnnulmentRefolder {
     if (pending.length === 0) return null;
     // Several annulments pending together are swapped in at once: the moves go to the first.
     const first = pending[0]!;
-    const stored = await storedPlayers(repo, ladder.id);
-    const players = lap();
     const why = annulmentWhy(annulmentOf(first.event, first.seq - 1));
-    const diff = refoldDiff(stored.players, stored.skills, fold, why);
+    const touched = playersNamed(caught);
+    let diff: RefoldDiff;
+    if (touched === null || early.first !== first.seq) {
+      // A close since the read (it may change anyone): every player again.
+      const stored = await storedPlayers(repo, ladder.id);
+      diff = refoldDiff(stored.players, stored.skills, fold, why);
+    } else if (touched.size === 0) diff = early.diff;
+    else {
+      const players = new Map(early.stored.players);
+      const skills = new Map(early.stored.skills);
+      for (const id of touched) {
+        players.delete(id);
+        skills.delete(id);
+      }
+      const fresh = (await repo.loadPlayersOf(new Map([[ladder.id, [...touched]]]))).get(ladder.id);
+      for (const p of fresh?.players ?? []) players.set(p.id, p);
+      for (const s of fresh?.skills ?? []) skills.set(s.id, s);
+      diff = withLater(early.diff, refoldDiff(players, skills, fold, why, touched), touched);
+    }
+    const players = lap();
     const diffSeconds = lap();
     const skills = fold.skill?.players;
     for (let i = 0; i < diff.players.length; i += PAGE)
@@ -433,6 +473,17 @@ class TimedStore implements LadderStore {
   snapshot(ladder: string, position: number) {
     return this.timed(this.store.snapshot(ladder, position), (s) => (this.snapshotSeconds += s));
   }
+}
+
+/** The stored players read before the lock and the re-fold's diff against them. */
+interface EarlyDiff {
+  /** The seq of the first pending annulment it was made for. */
+  readonly first: number;
+  readonly stored: {
+    readonly players: ReadonlyMap<string, PlayerState>;
+    readonly skills: ReadonlyMap<string, SkillState>;
+  };
+  readonly diff: RefoldDiff;
 }
 
 /** The swap found an annulment newer than the re-fold's read: it is re-folded again. */
