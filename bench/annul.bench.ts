@@ -21,7 +21,10 @@ import { generateEvents, SeededRandom } from '@ranking/generator';
 import { topicLayout } from '@ranking/kafka';
 import {
   copyEventPayloads,
-  LadderRepository,
+  EventStoreRepository,
+  GameRepository,
+  LadderCounterRepository,
+  PlayerRepository,
   PgLadderStore,
   sqlOf,
   type StoredEvent,
@@ -50,7 +53,10 @@ const POLL_MS = 10;
 const NO_SNAPSHOTS = '100000000';
 const { env, prefix, topics, databaseUrl, kafka } = benchSetup('annul');
 const db = await freshDatabase(databaseUrl);
-const repo = new LadderRepository(sqlOf(db.manager));
+const eventStore = new EventStoreRepository(sqlOf(db.manager));
+const gameRepo = new GameRepository(sqlOf(db.manager));
+const counterRepo = new LadderCounterRepository(sqlOf(db.manager));
+const playerRepo = new PlayerRepository(sqlOf(db.manager));
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const fmt = (ms: number) => (ms / 1000).toFixed(3);
 console.log(
@@ -74,29 +80,29 @@ async function fillLadder() {
     if (event.type === 'game.finished') last = event.finishedAt;
     batch.push({ ladder: ladder!.id, seq: ++seq, event });
     if (batch.length === 10_000) {
-      await repo.appendEvents(batch);
+      await eventStore.appendEvents(batch);
       batch = [];
     }
   }
-  await repo.appendEvents(batch);
+  await eventStore.appendEvents(batch);
   const fold = engine.ladderFolds.get(ladder!.id)!;
   const players = fold.changedPlayers();
   for (let i = 0; i < players.length; i += 10_000)
-    await repo.upsertPlayers(ladder!.id, players.slice(i, i + 10_000), fold.skill!.players);
+    await playerRepo.upsertPlayers(ladder!.id, players.slice(i, i + 10_000), fold.skill!.players);
   let games = 0;
   let rows: ReturnType<typeof fold.changedGameRows> = [];
   for (const row of fold.gameRows()) {
     rows.push(row);
     if (rows.length === 25_000) {
-      await repo.insertGames(ladder!.id, rows);
+      await gameRepo.insertGames(ladder!.id, rows);
       games += rows.length;
       rows = [];
     }
   }
-  await repo.insertGames(ladder!.id, rows);
+  await gameRepo.insertGames(ladder!.id, rows);
   games += rows.length;
-  await repo.lockLadders([ladder!.id]);
-  await repo.saveLadders(
+  await counterRepo.lockLadders([ladder!.id]);
+  await counterRepo.saveLadders(
     new Map([[ladder!.id, { lastSeq: seq, accepted: seq, lastMessageSeq: seq }]]),
   );
   await db.query('VACUUM ANALYZE');

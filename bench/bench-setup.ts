@@ -11,7 +11,8 @@ import {
   createDataSource,
   dropDatabase,
   ensureDatabase,
-  LadderRepository,
+  EventStoreRepository,
+  LadderCounterRepository,
   migrate,
   sqlOf,
   type StoredEvent,
@@ -127,7 +128,8 @@ export async function fillEventStore(
   ladder: LadderConfig,
   lines: Iterable<string>,
 ): Promise<number> {
-  const repo = new LadderRepository(sqlOf(db.manager));
+  const eventStore = new EventStoreRepository(sqlOf(db.manager));
+  const counterRepo = new LadderCounterRepository(sqlOf(db.manager));
   const engine = new ReplayEngine(new Map([[ladder.id, ladder]]));
   let seq = 0;
   let batch: StoredEvent[] = [];
@@ -136,13 +138,13 @@ export async function fillEventStore(
     if (result.kind !== 'accepted') continue;
     batch.push({ ladder: ladder.id, seq: ++seq, event: result.event });
     if (batch.length === 10_000) {
-      await repo.appendEvents(batch);
+      await eventStore.appendEvents(batch);
       batch = [];
     }
   }
-  await repo.appendEvents(batch);
-  await repo.lockLadders([ladder.id]);
-  await repo.saveLadders(
+  await eventStore.appendEvents(batch);
+  await counterRepo.lockLadders([ladder.id]);
+  await counterRepo.saveLadders(
     new Map([[ladder.id, { lastSeq: seq, accepted: seq, lastMessageSeq: seq }]]),
   );
   await db.query('VACUUM ANALYZE');

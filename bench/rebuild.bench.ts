@@ -19,7 +19,8 @@ import { generateEvents } from '@ranking/generator';
 import {
   copyEventPayloads,
   createDataSource,
-  LadderRepository,
+  EventStoreRepository,
+  LadderCounterRepository,
   LadderSnapshots,
   PgLadderStore,
   sqlOf,
@@ -49,8 +50,8 @@ const { databaseUrl } = benchSetup('rebuild');
 const reuse = process.env.BENCH_REUSE_STORE === '1';
 const db = reuse ? createDataSource(databaseUrl, 'bench') : await freshDatabase(databaseUrl);
 if (reuse) await db.initialize();
-const repo = new LadderRepository(sqlOf(db.manager));
-let seq = reuse ? ((await repo.activeLadders()).get(ladder.id)?.lastSeq ?? 0) : 0;
+const counterRepo = new LadderCounterRepository(sqlOf(db.manager));
+let seq = reuse ? ((await counterRepo.activeLadders()).get(ladder.id)?.lastSeq ?? 0) : 0;
 if (seq === 0) {
   seq = await fillEventStore(
     db,
@@ -95,10 +96,11 @@ async function annulLastTenth(db: DataSource, ladder: LadderConfig, last: number
   });
   if (!checked.ok) throw new Error(`bench annulment: ${checked.rejection.detail}`);
   await db.transaction(async (manager) => {
-    const tx = new LadderRepository(sqlOf(manager));
-    await tx.appendEvents([{ ladder: ladder.id, seq: last + 1, event: checked.event }]);
-    await tx.lockLadders([ladder.id]);
-    await tx.saveLadders(
+    const eventStore = new EventStoreRepository(sqlOf(manager));
+    const counterRepo = new LadderCounterRepository(sqlOf(manager));
+    await eventStore.appendEvents([{ ladder: ladder.id, seq: last + 1, event: checked.event }]);
+    await counterRepo.lockLadders([ladder.id]);
+    await counterRepo.saveLadders(
       new Map([[ladder.id, { lastSeq: last + 1, accepted: last + 1, lastMessageSeq: last + 1 }]]),
     );
   });

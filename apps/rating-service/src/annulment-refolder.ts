@@ -2,7 +2,12 @@ import type { LadderEvent, PlayerAnnulled } from '@ranking/contracts';
 import {
   boardStandingOf,
   type HistoryRow,
-  LadderRepository,
+  EventStoreRepository,
+  GameRepository,
+  HistoryRepository,
+  LadderCounterRepository,
+  PendingAnnulmentRepository,
+  PlayerRepository,
   LadderSnapshots,
   MessageLog,
   PgLadderStore,
@@ -120,10 +125,8 @@ export class AnnulmentRefolder {
 
   /** Ladders with annulments waiting, the longest waiting first. */
   async pendingLadders(): Promise<string[]> {
-    const rows = await this.db.query<{ ladder: string }[]>(
-      'SELECT ladder FROM pending_annulments GROUP BY ladder ORDER BY min(accepted_at), ladder',
-    );
-    return rows.map((r) => r.ladder).filter((l) => this.ladders.has(l));
+    const ladders = await new PendingAnnulmentRepository(sqlOf(this.db.manager)).pendingLadders();
+    return ladders.filter((l) => this.ladders.has(l));
   }
 
   /** Re-folds a ladder with its pending annulments and swaps it in; null when none is pending. */
@@ -169,7 +172,7 @@ export class AnnulmentRefolder {
     let written = 0;
     for (let i = 0; i < rows.length; i += PRE_WRITE)
       written += await this.db.transaction(async (manager) => {
-        const repo = new LadderRepository(sqlOf(manager));
+        const repo = new GameRepository(sqlOf(manager));
         const page = rows.slice(i, i + PRE_WRITE);
         const stored = await repo.loadGames(
           ladder.id,
@@ -188,7 +191,7 @@ export class AnnulmentRefolder {
     // the players events since then named are read and compared again.
     const diffing = process.hrtime.bigint();
     const first = read.pending[0]!;
-    const stored = await storedPlayers(new LadderRepository(sqlOf(this.db.manager)), ladder.id);
+    const stored = await storedPlayers(new PlayerRepository(sqlOf(this.db.manager)), ladder.id);
     const why = annulmentWhy(annulmentOf(first.event, first.seq - 1));
     const early = {
       first: first.seq,
@@ -237,15 +240,14 @@ export class AnnulmentRefolder {
    * call, so that pending annulments never wait behind a long series). Returns its position.
    */
   async snapshotDue(): Promise<{ ladder: string; position: number; seconds: number } | null> {
-    const rows = await this.db.query<{ ladder: string; last_seq: string; newest: string | null }[]>(
-      `SELECT l.ladder, l.last_seq, (SELECT max(position) FROM ladder_snapshots s WHERE s.ladder = l.ladder) AS newest
-       FROM ladders l WHERE l.last_seq > 0 ORDER BY l.ladder`,
-    );
-    for (const row of rows) {
-      const ladder = this.ladders.get(row.ladder);
+    const sql = sqlOf(this.db.manager);
+    const snapshots = new LadderSnapshots(sql);
+    for (const [id, counters] of await new LadderCounterRepository(sql).activeLadders()) {
+      const ladder = this.ladders.get(id);
       if (!ladder) continue;
-      const newest = Number(row.newest ?? 0);
-      if (Number(row.last_seq) - newest < this.options.snapshotEvery) continue;
+      // The newest snapshot this code can read: older formats are as good as none.
+      const newest = await snapshots.newest(ladder);
+      if (counters.lastSeq - newest < this.options.snapshotEvery) continue;
       const started = process.hrtime.bigint();
       const upTo = newest + this.options.snapshotEvery;
       const { fold, rejected } = await this.db.transaction('REPEATABLE READ', (manager) =>
@@ -255,11 +257,11 @@ export class AnnulmentRefolder {
         throw new Error(
           `ladder ${ladder.id}: a snapshot's fold rejected ${rejected} stored events`,
         );
-      const [event] = await this.db.query<{ event_id: string }[]>(
-        'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
-        [ladder.id, upTo],
+      const eventId = await new EventStoreRepository(sqlOf(this.db.manager)).eventIdAt(
+        ladder.id,
+        upTo,
       );
-      await this.saveSnapshot(fold, event!.event_id);
+      await this.saveSnapshot(fold, eventId!);
       return { ladder: ladder.id, position: upTo, seconds: seconds(started) };
     }
     return null;
@@ -268,14 +270,19 @@ export class AnnulmentRefolder {
   /** Under the ladder's lock: the events since the read, then the players, history and message. */
   private async swap(sql: Sql, fold: LadderFold, read: number, early: EarlyDiff) {
     const ladder = fold.ladder;
-    const repo = new LadderRepository(sql);
+    const repo = {
+      counters: new LadderCounterRepository(sql),
+      players: new PlayerRepository(sql),
+      games: new GameRepository(sql),
+      history: new HistoryRepository(sql),
+    };
     let step = process.hrtime.bigint();
     const lap = () => {
       const s = seconds(step);
       step = process.hrtime.bigint();
       return s;
     };
-    const swappedAt = (await repo.lockLadders([ladder.id])).get(ladder.id)!.lastSeq;
+    const swappedAt = (await repo.counters.lockLadders([ladder.id])).get(ladder.id)!.lastSeq;
     const store = new PgLadderStore(sql, this.ladders);
     const caught: LadderEvent[] = [];
     for await (const batch of store.events(ladder.id, read, swappedAt))
@@ -298,7 +305,7 @@ export class AnnulmentRefolder {
     let diff: RefoldDiff;
     if (touched === null || early.first !== first.seq) {
       // A close since the read (it may change anyone): every player again.
-      const stored = await storedPlayers(repo, ladder.id);
+      const stored = await storedPlayers(repo.players, ladder.id);
       diff = refoldDiff(stored.players, stored.skills, fold, why);
     } else if (touched.size === 0) diff = early.diff;
     else {
@@ -308,7 +315,9 @@ export class AnnulmentRefolder {
         players.delete(id);
         skills.delete(id);
       }
-      const fresh = (await repo.loadPlayersOf(new Map([[ladder.id, [...touched]]]))).get(ladder.id);
+      const fresh = (await repo.players.loadPlayersOf(new Map([[ladder.id, [...touched]]]))).get(
+        ladder.id,
+      );
       for (const p of fresh?.players ?? []) players.set(p.id, p);
       for (const s of fresh?.skills ?? []) skills.set(s.id, s);
       diff = withLater(early.diff, refoldDiff(players, skills, fold, why, touched), touched);
@@ -317,9 +326,9 @@ export class AnnulmentRefolder {
     const diffSeconds = lap();
     const skills = fold.skill?.players;
     for (let i = 0; i < diff.players.length; i += PAGE)
-      await repo.upsertPlayers(ladder.id, diff.players.slice(i, i + PAGE), skills);
-    await repo.clearSkills(ladder.id, diff.staleSkills);
-    await repo.upsertGamesOf([[ladder.id, fold.changedGameRows()]]);
+      await repo.players.upsertPlayers(ladder.id, diff.players.slice(i, i + PAGE), skills);
+    await repo.players.clearSkills(ladder.id, diff.staleSkills);
+    await repo.games.upsertGamesOf([[ladder.id, fold.changedGameRows()]]);
     const history: HistoryRow[] = diff.changes.map((change) => ({
       ladder: ladder.id,
       seq: first.seq,
@@ -328,21 +337,15 @@ export class AnnulmentRefolder {
       standing: boardStandingOf(fold.players.get(change.player)!),
       skill: diff.skill.get(change.player) ?? null,
     }));
-    await repo.appendHistory(history);
+    await repo.history.appendHistory(history);
     await this.publish(sql, pending, diff.changes.length);
-    await sql.query('DELETE FROM pending_annulments WHERE ladder = $1 AND seq <= $2', [
-      ladder.id,
-      swappedAt,
-    ]);
-    const [event] = await sql.query<{ event_id: string }>(
-      'SELECT event_id FROM event_store WHERE ladder = $1 AND seq = $2',
-      [ladder.id, swappedAt],
-    );
+    await new PendingAnnulmentRepository(sql).settle(ladder.id, swappedAt);
+    const lastEventId = (await new EventStoreRepository(sql).eventIdAt(ladder.id, swappedAt))!;
     return {
       swappedAt,
       annulments: pending.length,
       moved: diff.changes.length,
-      lastEventId: event!.event_id,
+      lastEventId,
       steps: { catchUp, players, diff: diffSeconds, write: lap() },
     };
   }
@@ -353,10 +356,7 @@ export class AnnulmentRefolder {
     await this.db.transaction(async (manager) => {
       const sql = sqlOf(manager);
       await this.publish(sql, pending, 0);
-      await sql.query('DELETE FROM pending_annulments WHERE ladder = $1 AND seq <= $2', [
-        ladder.id,
-        last,
-      ]);
+      await new PendingAnnulmentRepository(sql).settle(ladder.id, last);
     });
     return {
       ladder: ladder.id,
@@ -490,18 +490,11 @@ interface EarlyDiff {
 class AnnulledMeanwhile extends Error {}
 
 /** The ladder's pending annulments up to a position, in log order. */
-async function pendingOf(sql: Sql, ladder: string, upTo: number): Promise<Pending[]> {
-  const rows = await sql.query<{ seq: string; payload: string }>(
-    `SELECT p.seq, e.payload FROM pending_annulments p
-     JOIN event_store e ON e.ladder = p.ladder AND e.seq = p.seq
-     WHERE p.ladder = $1 AND p.seq <= $2 ORDER BY p.seq`,
-    [ladder, upTo],
-  );
-  return rows.map((r) => ({ seq: Number(r.seq), event: JSON.parse(r.payload) as PlayerAnnulled }));
-}
+const pendingOf = (sql: Sql, ladder: string, upTo: number): Promise<Pending[]> =>
+  new PendingAnnulmentRepository(sql).pendingOf(ladder, upTo);
 
 /** Every player of the ladder as stored, with the estimates of those that have one. */
-async function storedPlayers(repo: LadderRepository, ladder: string) {
+async function storedPlayers(repo: PlayerRepository, ladder: string) {
   const players = new Map<string, PlayerState>();
   const skills = new Map<string, SkillState>();
   for (let after: string | null = null; ;) {

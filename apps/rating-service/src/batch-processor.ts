@@ -11,7 +11,14 @@ import {
   deadLetterOf,
   type HistoryRow,
   type LadderCounters,
-  LadderRepository,
+  EventStoreRepository,
+  GameRepository,
+  HistoryRepository,
+  LadderCounterRepository,
+  PendingAnnulmentRepository,
+  PeriodRepository,
+  PlayerRepository,
+  VoidGameRepository,
   MessageLog,
   type OutboxHandoff,
   type RawMessage,
@@ -61,7 +68,7 @@ interface BatchState {
  * 24), then write what it decided set-based, with its messages in the outbox.
  */
 export class BatchProcessor {
-  private readonly repo: LadderRepository;
+  private readonly repos;
   private readonly log: MessageLog;
 
   constructor(
@@ -71,7 +78,16 @@ export class BatchProcessor {
     /** Where the service's relay picks up what the batch enqueues (see OutboxHandoff). */
     handoff?: OutboxHandoff,
   ) {
-    this.repo = new LadderRepository(sql);
+    this.repos = {
+      annulments: new PendingAnnulmentRepository(sql),
+      counters: new LadderCounterRepository(sql),
+      events: new EventStoreRepository(sql),
+      games: new GameRepository(sql),
+      history: new HistoryRepository(sql),
+      periods: new PeriodRepository(sql),
+      players: new PlayerRepository(sql),
+      voids: new VoidGameRepository(sql),
+    };
     this.log = new MessageLog(sql, handoff);
   }
 
@@ -87,8 +103,8 @@ export class BatchProcessor {
   /** Step 2: the ids already stored, and the ladders' counters, locked for this transaction. */
   private async dedupe(parsed: readonly Parsed[]): Promise<BatchState> {
     const events = parsed.flatMap((p) => (p.outcome.ok ? [p.outcome.event] : []));
-    const known = await this.repo.knownEventIds(events.map((e) => e.id));
-    const counters = await this.repo.lockLadders(
+    const known = await this.repos.events.knownEventIds(events.map((e) => e.id));
+    const counters = await this.repos.counters.lockLadders(
       events.flatMap((e) => (this.ladders.has(e.ladder) ? [e.ladder] : [])),
     );
     return { known, counters, accepted: 0, duplicates: 0 };
@@ -120,13 +136,13 @@ export class BatchProcessor {
 
   /** Step 4: the batch's appends, its messages into the outbox, the ladders' counters. */
   private async write(writes: BatchWrites, state: BatchState): Promise<void> {
-    await this.repo.appendEvents(writes.events);
-    await this.repo.appendHistory(writes.history);
-    await this.repo.recordVoids(writes.voids);
-    await this.repo.recordPendingAnnulments(writes.annulments);
+    await this.repos.events.appendEvents(writes.events);
+    await this.repos.history.appendHistory(writes.history);
+    await this.repos.voids.recordVoids(writes.voids);
+    await this.repos.annulments.recordPendingAnnulments(writes.annulments);
     await this.log.recordRejected(writes.rejected);
     await this.log.enqueue(writes.outbox);
-    await this.repo.saveLadders(state.counters);
+    await this.repos.counters.saveLadders(state.counters);
   }
 
   /** Folds messages that need no whole-ladder pass with a ReplayEngine restored from the rows they read. */
@@ -137,7 +153,7 @@ export class BatchProcessor {
       simulate: false,
       skill: true,
       seen: [...state.known],
-      ladders: await segmentRows(this.repo, this.ladders, events),
+      ladders: await segmentRows(this.repos, this.ladders, events),
       clocks: [],
       rejected: [],
       voided: [],
@@ -184,8 +200,8 @@ export class BatchProcessor {
     }
     // Only what the folds wrote since they were restored: players in one statement, games in another.
     const written = engine.changedRows();
-    await this.repo.upsertPlayersOf(written.map((w) => [w.ladder, w.players, w.skills]));
-    await this.repo.upsertGamesOf(written.map((w) => [w.ladder, w.games]));
+    await this.repos.players.upsertPlayersOf(written.map((w) => [w.ladder, w.players, w.skills]));
+    await this.repos.games.upsertGamesOf(written.map((w) => [w.ladder, w.games]));
   }
 
   /** An event the ladder takes: its place in the ladder's log, and its row in the store. */
@@ -201,18 +217,18 @@ export class BatchProcessor {
   private async close(event: PeriodClosed, state: BatchState, writes: BatchWrites) {
     const ladder = this.ladders.get(event.ladder)!;
     const seq = this.accept(event, state, writes);
-    const closed = await this.repo.closedPeriods(ladder.id);
+    const closed = await this.repos.periods.closedPeriods(ladder.id);
     if (closed.has(closedPeriodKey(event.period, event.key))) return;
     const probe = new LadderFold(ladder);
     const window = probe.calendar.window(event.period, event.key);
     // History rows keep log order (their ids): what the batch folded so far goes first, then
     // the close's rows page by page, so a close of a million players never sits in memory.
-    await this.repo.appendHistory(writes.history);
+    await this.repos.history.appendHistory(writes.history);
     writes.history = [];
     const shown: HistoryRow[] = [];
     let moved = 0;
     for (let after: string | null = null; probe.closeActs(event.period);) {
-      const page = await this.repo.playersAfter(ladder.id, after, CLOSE_PAGE);
+      const page = await this.repos.players.playersAfter(ladder.id, after, CLOSE_PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1]!.id;
       const fold = LadderFold.restore(ladder, {
@@ -224,14 +240,15 @@ export class BatchProcessor {
       });
       const outcome = fold.close(window);
       const changes = outcome.status === 'applied' ? outcome.changes : [];
-      await this.repo.upsertPlayers(ladder.id, fold.changedPlayers());
+      await this.repos.players.upsertPlayers(ladder.id, fold.changedPlayers());
       const rows = historyRows(event, seq, changes, fold.players, new Map());
-      await this.repo.appendHistory(rows);
+      await this.repos.history.appendHistory(rows);
       moved += changes.length;
       for (const row of rows) if (shown.length <= RATING_CHANGES_SUMMARY_OVER) shown.push(row);
     }
-    await this.repo.markClosed(ladder.id, event.period, event.key, seq);
-    if (event.period === 'daily') await this.repo.freezeDailyStandings(ladder.id, event.key);
+    await this.repos.periods.markClosed(ladder.id, event.period, event.key, seq);
+    if (event.period === 'daily')
+      await this.repos.periods.freezeDailyStandings(ladder.id, event.key);
     writes.message(event, seq, shown, moved, state.counters.get(event.ladder)!);
   }
 

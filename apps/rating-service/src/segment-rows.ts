@@ -1,5 +1,5 @@
 import type { LadderEvent } from '@ranking/contracts';
-import type { LadderRepository } from '@ranking/persistence';
+import type { GameRepository, PlayerRepository } from '@ranking/persistence';
 import {
   correctedGameIds,
   decodeStoredGames,
@@ -14,7 +14,7 @@ import {
  * correct (one query a ladder), then their players and those games' players (one query for all).
  */
 export async function segmentRows(
-  repo: LadderRepository,
+  repos: { readonly games: GameRepository; readonly players: PlayerRepository },
   ladders: ReadonlyMap<string, LadderConfig>,
   events: readonly LadderEvent[],
 ): Promise<LadderSnapshot[]> {
@@ -29,12 +29,12 @@ export async function segmentRows(
   const playerIds = new Map<string, string[]>();
   for (const [id, ladderEvents] of byLadder) {
     const ladder = ladders.get(id)!;
-    const stored = await repo.loadGames(id, correctedGameIds(ladderEvents));
+    const stored = await repos.games.loadGames(id, correctedGameIds(ladderEvents));
     const decoded = decodeStoredGames(ladder, stored);
     games.set(id, decoded);
     playerIds.set(id, playersRead(ladderEvents, decoded.records));
   }
-  const found = await repo.loadPlayersOf(playerIds);
+  const found = await repos.players.loadPlayersOf(playerIds);
   return [...games].map(([id, decoded]) =>
     snapshotOfRows(
       ladders.get(id)!,

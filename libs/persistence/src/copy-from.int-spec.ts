@@ -1,4 +1,4 @@
-import { createDataSource, LadderRepository, type Sql, sqlOf } from '@ranking/persistence';
+import { createDataSource, GameRepository, type Sql, sqlOf } from '@ranking/persistence';
 import { createTestDatabase } from '@ranking/testing';
 import type { DataSource } from 'typeorm';
 
@@ -44,10 +44,10 @@ describe('insertGames by COPY and by INSERT (real PostgreSQL)', () => {
     await db.transaction(async (manager) => {
       copied = sqlOf(manager);
       expect('copyFrom' in copied).toBe(true);
-      await new LadderRepository(copied).insertGames('tab\tladder', games('c'));
+      await new GameRepository(copied).insertGames('tab\tladder', games('c'));
     });
     expect('copyFrom' in sqlOf(db.manager)).toBe(false);
-    await new LadderRepository(sqlOf(db.manager)).insertGames('plain', games('c'));
+    await new GameRepository(sqlOf(db.manager)).insertGames('plain', games('c'));
     const viaCopy = await stored('tab\tladder');
     expect(viaCopy).toEqual(sorted(games('c')));
     expect(await stored('plain')).toEqual(viaCopy);
@@ -56,7 +56,7 @@ describe('insertGames by COPY and by INSERT (real PostgreSQL)', () => {
   it('rolls the copied rows back with their transaction', async () => {
     await expect(
       db.transaction(async (manager) => {
-        await new LadderRepository(sqlOf(manager)).insertGames('rolled-back', games('r'));
+        await new GameRepository(sqlOf(manager)).insertGames('rolled-back', games('r'));
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');

@@ -3,7 +3,7 @@ import {
   copyEventPayloads,
   createDataSource,
   eventPayloadPages,
-  LadderRepository,
+  EventStoreRepository,
   ladderLog,
   PgLadderStore,
   type Sql,
@@ -69,14 +69,14 @@ describe('copyEventPayloads and PgLadderStore.events (real PostgreSQL)', () => {
     db = createDataSource(database.url, 'event-payload-reader');
     await db.initialize();
     sql = sqlOf(db.manager);
-    const repo = new LadderRepository(sql);
+    const eventStore = new EventStoreRepository(sql);
     for (let from = 1; from <= EVENTS; from += 1000) {
       const seqs = Array.from({ length: Math.min(1000, EVENTS - from + 1) }, (_, i) => from + i);
       // Another ladder's rows around this one's: the read takes only its own.
-      await repo.appendEvents(
+      await eventStore.appendEvents(
         seqs.map((seq) => ({ ladder: LADDER, seq, event: game(LADDER, seq) })),
       );
-      await repo.appendEvents(
+      await eventStore.appendEvents(
         seqs
           .slice(0, 10)
           .map((seq) => ({ ladder: 'qq-gomoku', seq, event: game('qq-gomoku', seq) })),
@@ -157,7 +157,7 @@ describe('copyEventPayloads and PgLadderStore.events (real PostgreSQL)', () => {
       .transaction(async (manager) => {
         const tx = sqlOf(manager);
         expect(typeof tx.copyTo).toBe('function');
-        await new LadderRepository(tx).appendEvents([
+        await new EventStoreRepository(tx).appendEvents([
           { ladder: LADDER, seq: EVENTS + 1, event: later },
           { ladder: quoted, seq: 1, event: game(quoted, 1) },
         ]);

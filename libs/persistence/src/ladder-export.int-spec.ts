@@ -3,7 +3,7 @@ import {
   createDataSource,
   eventPayloadPages,
   exportLog,
-  LadderRepository,
+  EventStoreRepository,
   type Sql,
   sqlOf,
 } from '@ranking/persistence';
@@ -42,14 +42,14 @@ describe('eventPayloadPages and exportLog (real PostgreSQL)', () => {
     db = createDataSource(database.url, 'ladder-export');
     await db.initialize();
     sql = sqlOf(db.manager);
-    const repo = new LadderRepository(sql);
+    const eventStore = new EventStoreRepository(sql);
     for (const [ladder, n] of counts) {
       const events = Array.from({ length: n }, (_, i) => ({
         ladder,
         seq: n - i,
         event: game(ladder, n - i),
       }));
-      await repo.appendEvents(events);
+      await eventStore.appendEvents(events);
     }
   });
   afterAll(async () => {

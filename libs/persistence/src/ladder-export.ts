@@ -6,7 +6,10 @@ import {
   SkillBook,
 } from '@ranking/rating';
 import { ladderPayloadsCopy, payloadBatches } from './event-payload-copy.js';
-import { LadderRepository } from './ladder-repository.js';
+import { EventStoreRepository } from './event-store-repository.js';
+import { LadderCounterRepository } from './ladder-counter-repository.js';
+import { PlayerRepository } from './player-repository.js';
+import { VoidGameRepository } from './void-game-repository.js';
 import type { SkilledPlayer } from './player-rows.js';
 import { MessageLog } from './message-log.js';
 import type { Sql } from './sql.js';
@@ -27,7 +30,7 @@ export async function* eventPayloadPages(
   /** Only the events recorded by this instant (see `exportLog`). */
   until: Date | null = null,
 ): AsyncGenerator<string[]> {
-  const repo = new LadderRepository(sql);
+  const repo = new EventStoreRepository(sql);
   let next = repo.eventTextsAfter(ladder, null, firstPageSize, until);
   for (;;) {
     const page = await next;
@@ -79,8 +82,8 @@ export async function exportStandings(
   only: string | null,
   options: { readonly skill?: boolean } = {},
 ): Promise<Iterable<string>> {
-  const repo = new LadderRepository(sql);
-  const active = await repo.activeLadders();
+  const active = await new LadderCounterRepository(sql).activeLadders();
+  const playerRepo = new PlayerRepository(sql);
   const folds = [];
   for (const id of active.keys()) {
     const ladder = ladders.get(id);
@@ -89,7 +92,7 @@ export async function exportStandings(
     const skills: SkilledPlayer[] = [];
     let after: string | null = null;
     for (;;) {
-      const page = await repo.playersWithSkillAfter(id, after, PAGE);
+      const page = await playerRepo.playersWithSkillAfter(id, after, PAGE);
       if (page.players.length === 0) break;
       for (const p of page.players) players.set(p.id, p);
       skills.push(...page.skills);
@@ -99,5 +102,5 @@ export async function exportStandings(
     folds.push({ ladder, rules: RULE_SETS[ladder.ruleSet], players, skill });
   }
   const rejected = only === null ? await new MessageLog(sql).rejectedList() : [];
-  return renderStandings(folds, rejected, await repo.voidList(only));
+  return renderStandings(folds, rejected, await new VoidGameRepository(sql).voidList(only));
 }

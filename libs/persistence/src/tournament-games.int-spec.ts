@@ -4,7 +4,7 @@ import {
   createDataSource,
   EventPayloadText1765400000000,
   EventTournamentColumn1765200000000,
-  LadderRepository,
+  EventStoreRepository,
   type StoredEvent,
   TournamentGames,
 } from '@ranking/persistence';
@@ -84,7 +84,7 @@ describe('TournamentGames (real PostgreSQL)', () => {
       correctedAt: '2026-03-20T10:00:00+08:00',
       void: true,
     });
-    await new LadderRepository(db).appendEvents(asStored(log));
+    await new EventStoreRepository(db).appendEvents(asStored(log));
   });
   afterAll(async () => {
     await db.destroy();

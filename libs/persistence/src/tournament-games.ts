@@ -1,5 +1,5 @@
 import type { LadderEvent } from '@ranking/contracts';
-import type { StoredEvent } from './ladder-repository.js';
+import type { StoredEvent } from './event-store-repository.js';
 import type { Sql } from './sql.js';
 
 /**

@@ -10,7 +10,7 @@ import type { SkillState } from './skill-book.js';
  * (a re-fold then starts further back, which costs time, never correctness). The pinned fold
  * digest in ladder-snapshot-codec.spec.ts fails when the fold changes and this was not bumped.
  */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** The first line of a snapshot. */
 export interface SnapshotHeader {
@@ -33,7 +33,7 @@ export function ladderConfigDigest(ladder: LadderConfig): string {
 /**
  * A fold's state as text lines (ADR 24): a header, then one line per player (`P`), per skill
  * estimate (`S`) and per game record with its saved estimates (`G`, the rows the rating
- * service stores). Lines, so that a store writes and reads a large ladder in parts.
+ * service stores, tab-separated). Lines, so that a store writes and reads a large ladder in parts.
  */
 export function* encodeSnapshot(fold: LadderFold, lastEventId: string): Generator<string> {
   const header: SnapshotHeader = {
@@ -49,7 +49,11 @@ export function* encodeSnapshot(fold: LadderFold, lastEventId: string): Generato
   for (const p of fold.players.values()) yield `P${JSON.stringify(p)}`;
   for (const [id, s] of fold.skill?.players ?? [])
     yield `S${JSON.stringify([id, s.mu, s.sigma, s.lastPlayedAt])}`;
-  for (const row of fold.gameRows()) yield `G${JSON.stringify(row)}`;
+  // A game as `G` + its id's JSON, a tab, the stored record, a tab, the saved estimates (empty:
+  // none): the stored texts as they are (JSON and numbers: never a raw tab), so reading one
+  // back parses nothing but, now and then, an id with escapes.
+  for (const [id, record, skill] of fold.gameRows())
+    yield `G${JSON.stringify(id)}\t${record}\t${skill ?? ''}`;
 }
 
 /** Why a snapshot's first line makes it unusable for a ladder, or null when it is usable. */
@@ -96,10 +100,18 @@ export class SnapshotDecoder {
         this.skills.push({ id, mu, sigma, lastPlayedAt });
         return;
       }
-      case 'G':
+      case 'G': {
         // Kept as stored: the fold decodes a game only when an event reads it.
-        this.games.push(JSON.parse(body) as GameRow);
+        const a = body.indexOf('\t');
+        const b = body.indexOf('\t', a + 1);
+        if (a < 0 || b < 0)
+          throw new Error(`snapshot of ${this.ladder.id}: a game line without its tabs`);
+        const idText = body.slice(0, a);
+        const id = idText.includes('\\') ? (JSON.parse(idText) as string) : idText.slice(1, -1);
+        const skill = body.slice(b + 1);
+        this.games.push([id, body.slice(a + 1, b), skill === '' ? null : skill]);
         return;
+      }
       default:
         throw new Error(`snapshot of ${this.ladder.id}: unknown line kind ${text.slice(0, 1)}`);
     }

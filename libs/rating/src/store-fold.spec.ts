@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { BUILT_IN_LADDERS, type LadderConfig } from './ladder-config.js';
 import { LadderFold } from './ladder-fold.js';
-import { encodeSnapshot } from './ladder-snapshot-codec.js';
+import { encodeSnapshot, SnapshotDecoder } from './ladder-snapshot-codec.js';
 import { MemoryLadderStore } from './memory-ladder-store.fixture.js';
 import { ReplayEngine } from './replay-engine.js';
 import { foldFromStore } from './store-fold.js';
@@ -172,7 +172,42 @@ describe('SNAPSHOT_FORMAT', () => {
       for (const line of encodeSnapshot(fold, 'x')) digest.update(`${line}\n`);
     }
     expect(digest.digest('hex')).toBe(
-      '3fedc4f457e30ea855c52d9763826f7219e9f58df4bc51c152fc42da238620ab',
+      'a36d9b7321c9b45679174b520bbf38e7b968ad67b7176fd351f53ab5fd216e1e',
     );
+  });
+});
+
+describe('the snapshot codec', () => {
+  it('Given game ids with quotes, tabs, backslashes and non-ASCII text, When a fold is written and read back, Then its games come back as they were', () => {
+    const ladder = ladders[0]!;
+    const ids = ['plain', 'with "quotes"', 'tab\there', 'back\\slash', '五十K-局', 'line\nbreak'];
+    const log = ids.map(
+      (gameId, i) =>
+        ({
+          id: `e-${i}`,
+          type: 'game.finished',
+          ladder: ladder.id,
+          gameId,
+          finishedAt: `2026-11-2${i}T10:00:00+08:00`,
+          moves: 40,
+          players: [
+            { id: `a${i}`, result: 'win' },
+            { id: `b${i}`, result: 'loss' },
+          ],
+        }) as LadderEvent,
+    );
+    const fold = LadderFold.fromLog(ladder, log, [], { skill: true });
+    const store = new MemoryLadderStore(ladder, log);
+    store.save(fold);
+    const lines = store.lines(log.length)!;
+    expect(lines.filter((l) => l.startsWith('G'))).toHaveLength(ids.length);
+    const restored = LadderFold.restore(ladder, {
+      ...(() => {
+        const decoder = new SnapshotDecoder(ladder);
+        for (const line of lines) decoder.line(line);
+        return decoder.result().state;
+      })(),
+    });
+    expect([...restored.gameRows()]).toEqual([...fold.gameRows()]);
   });
 });

@@ -7,7 +7,7 @@ import {
   createDataSource,
   DisconnectCounterStore,
   exportLog,
-  LadderRepository,
+  EventStoreRepository,
   MaintenanceOutbox,
   sqlOf,
 } from '@ranking/persistence';
@@ -57,7 +57,7 @@ export class RebuildCountersCommand extends CommandRunner {
           ),
         );
         // A penalty decided but not in the store yet (lost with the old state) is decided again.
-        const stored = await new LadderRepository(sql).knownEventIds(
+        const stored = await new EventStoreRepository(sql).knownEventIds(
           ledger.penalties.map((p) => p.id),
         );
         const missing = ledger.penalties.filter((p) => !stored.has(p.id));

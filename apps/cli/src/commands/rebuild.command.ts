@@ -1,7 +1,9 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import {
   createDataSource,
-  LadderRepository,
+  GameRepository,
+  LadderCounterRepository,
+  PlayerRepository,
   PgLadderStore,
   type Sql,
   sqlOf,
@@ -199,10 +201,10 @@ interface LivePlayers {
 }
 
 async function livePlayers(sql: Sql, ladder: string): Promise<LivePlayers> {
-  const repo = new LadderRepository(sql);
+  const playerRepo = new PlayerRepository(sql);
   const live: LivePlayers = { players: [], skills: new Map() };
   for (let after: string | null = null; ;) {
-    const page = await repo.playersWithSkillAfter(ladder, after, PAGE);
+    const page = await playerRepo.playersWithSkillAfter(ladder, after, PAGE);
     if (page.players.length === 0) return live;
     for (const p of page.players) live.players.push(p);
     for (const s of page.skills) live.skills.set(s.id, s);
@@ -222,19 +224,21 @@ async function swap(
 ): Promise<{ players: LivePlayers; games: number }> {
   return db.transaction(async (manager) => {
     const sql = sqlOf(manager);
-    const repo = new LadderRepository(sql);
-    const lastSeq = (await repo.lockLadders([ladder.id])).get(ladder.id)?.lastSeq ?? 0;
+    const counterRepo = new LadderCounterRepository(sql);
+    const gameRepo = new GameRepository(sql);
+    const playerRepo = new PlayerRepository(sql);
+    const lastSeq = (await counterRepo.lockLadders([ladder.id])).get(ladder.id)?.lastSeq ?? 0;
     if (lastSeq !== rebuilt.position)
       throw new Error(
         `ladder ${ladder.id} took events during the rebuild (seq ${rebuilt.position} -> ${lastSeq}); nothing swapped, run it again`,
       );
-    await repo.deleteLadderState(ladder.id);
+    await gameRepo.deleteLadderState(ladder.id);
     const skills = rebuilt.fold.skill!.players;
     for (let i = 0; i < rebuilt.players.length; i += PAGE)
-      await repo.upsertPlayers(ladder.id, rebuilt.players.slice(i, i + PAGE), skills);
+      await playerRepo.upsertPlayers(ladder.id, rebuilt.players.slice(i, i + PAGE), skills);
     const games = [...rebuilt.fold.gameRows()];
     for (let i = 0; i < games.length; i += WRITE_PAGE)
-      await repo.insertGames(ladder.id, games.slice(i, i + WRITE_PAGE));
+      await gameRepo.insertGames(ladder.id, games.slice(i, i + WRITE_PAGE));
     return { players: await livePlayers(sql, ladder.id), games: games.length };
   });
 }
