@@ -139,15 +139,18 @@ export class AnnulmentRefolder {
       if (pending.length === 0) return null;
       const store = new TimedStore(new PgLadderStore(sql, this.ladders));
       // An annulment that covers no game changes nothing: no re-fold for it.
-      let covers = false;
-      for (const p of pending)
-        if ((await store.firstCovered(ladder.id, annulmentOf(p.event, p.seq - 1))) !== null)
-          covers = true;
-      if (!covers) return { pending, refold: null };
+      let firstCovered: number | null = null;
+      for (const p of pending) {
+        const first = await store.firstCovered(ladder.id, annulmentOf(p.event, p.seq - 1));
+        if (first !== null) firstCovered = Math.min(first, firstCovered ?? first);
+      }
+      if (firstCovered === null) return { pending, refold: null };
       // The fold's own time: foldFromStore's less what it spent in the store.
       const fromStore = process.hrtime.bigint();
       const inStore = store.totalSeconds;
-      const refold = await foldFromStore(store, ladder);
+      // Game rows before the first covered game are the same as stored: only those from it on
+      // are listed as written (and compared with the stored ones before they are written).
+      const refold = await foldFromStore(store, ladder, { markWrittenAt: firstCovered });
       const steps = {
         covered: store.coveredSeconds,
         snapshot: store.snapshotSeconds,
@@ -165,8 +168,8 @@ export class AnnulmentRefolder {
       );
     // The re-fold's game rows, written before the lock in small transactions: only corrections
     // use them, and any game an event after `position` touched is written again at the swap.
-    // Only those that differ from the stored row: every game since the snapshot is a changed
-    // row of the fold, but before the first covered one they are the same as stored.
+    // The fold lists those from the first covered game on (markWrittenAt); of those, only the
+    // rows that differ from the stored ones are written.
     const preWriting = process.hrtime.bigint();
     const rows = fold.changedGameRows();
     let written = 0;

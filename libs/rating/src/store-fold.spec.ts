@@ -177,6 +177,27 @@ describe('SNAPSHOT_FORMAT', () => {
   });
 });
 
+describe('foldFromStore markWrittenAt', () => {
+  it('Given a position, When a ladder is folded with markWrittenAt there, Then the game rows it lists as written are those of events from that position on', async () => {
+    const ladder = ladders[0]!;
+    const log = storedLog(ladder, 31, 300, 0);
+    const at = Math.floor(log.length * 0.7);
+    const { fold } = await foldFromStore(new MemoryLadderStore(ladder, log), ladder, {
+      markWrittenAt: at,
+    });
+    const touched = new Set(
+      log
+        .slice(at)
+        .flatMap((e) =>
+          e.type === 'game.finished' || e.type === 'game.corrected' ? [e.gameId] : [],
+        ),
+    );
+    const listed = fold.changedGameRows().map(([id]) => id);
+    expect(listed.length).toBeGreaterThan(0);
+    for (const id of listed) expect(touched.has(id)).toBe(true);
+  });
+});
+
 describe('the snapshot codec', () => {
   it('Given game ids with quotes, tabs, backslashes and non-ASCII text, When a fold is written and read back, Then its games come back as they were', () => {
     const ladder = ladders[0]!;
@@ -194,7 +215,7 @@ describe('the snapshot codec', () => {
             { id: `a${i}`, result: 'win' },
             { id: `b${i}`, result: 'loss' },
           ],
-        }) as LadderEvent,
+        }),
     );
     const fold = LadderFold.fromLog(ladder, log, [], { skill: true });
     const store = new MemoryLadderStore(ladder, log);

@@ -18,6 +18,11 @@ export interface StoreFoldOptions {
   readonly skill?: boolean;
   /** Events folded after the stored ones as if they were stored next (a dry-run annulment). */
   readonly then?: readonly LadderEvent[];
+  /**
+   * From this position on, the fold lists what it writes (`changedPlayers`, `changedGameRows`):
+   * a re-fold for an annulment writes back only what changed from its first covered game on.
+   */
+  readonly markWrittenAt?: number;
 }
 
 /** A ladder folded from its store. */
@@ -70,8 +75,14 @@ export async function foldFromStore(
       : LadderFold.resuming(ladder, start, annulments);
   const from = start?.accepted ?? 0;
   let rejected = 0;
+  const markAt = options.markWrittenAt;
+  if (markAt !== undefined && markAt <= from) fold.markWritten();
+  let at = from;
   for await (const batch of store.events(ladder.id, from, upTo))
-    for (const event of batch) if (fold.evolve(event).status === 'rejected') rejected++;
+    for (const event of batch) {
+      if (at++ === markAt) fold.markWritten();
+      if (fold.evolve(event).status === 'rejected') rejected++;
+    }
   const events = fold.accepted + rejected - from;
   for (const event of then) if (fold.evolve(event).status === 'rejected') rejected++;
   return { fold, from, position: upTo, events, rejected };
