@@ -202,21 +202,18 @@ describe('the snapshot codec', () => {
   it('Given game ids with quotes, tabs, backslashes and non-ASCII text, When a fold is written and read back, Then its games come back as they were', () => {
     const ladder = ladders[0]!;
     const ids = ['plain', 'with "quotes"', 'tab\there', 'back\\slash', '五十K-局', 'line\nbreak'];
-    const log = ids.map(
-      (gameId, i) =>
-        ({
-          id: `e-${i}`,
-          type: 'game.finished',
-          ladder: ladder.id,
-          gameId,
-          finishedAt: `2026-11-2${i}T10:00:00+08:00`,
-          moves: 40,
-          players: [
-            { id: `a${i}`, result: 'win' },
-            { id: `b${i}`, result: 'loss' },
-          ],
-        }),
-    );
+    const log = ids.map((gameId, i): LadderEvent => ({
+      id: `e-${i}`,
+      type: 'game.finished',
+      ladder: ladder.id,
+      gameId,
+      finishedAt: `2026-11-2${i}T10:00:00+08:00`,
+      moves: 40,
+      players: [
+        { id: `a${i}`, result: 'win' },
+        { id: `b${i}`, result: 'loss' },
+      ],
+    }));
     const fold = LadderFold.fromLog(ladder, log, [], { skill: true });
     const store = new MemoryLadderStore(ladder, log);
     store.save(fold);
