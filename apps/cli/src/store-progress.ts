@@ -1,5 +1,5 @@
 import type { LadderEvent } from '@ranking/contracts';
-import type { Annulment, LadderStore, StoredSnapshot } from '@ranking/rating';
+import { ForwardingLadderStore, type LadderStore } from '@ranking/rating';
 import { progressBar } from './progress.js';
 
 /** Below this many events a read takes a moment: no progress bar. */
@@ -10,14 +10,16 @@ const LONG_RUN = 100_000;
  * often elsewhere): what the commands that fold a ladder from its store (`foldFromStore`) read
  * through.
  */
-export class ProgressLadderStore implements LadderStore {
+export class ProgressLadderStore extends ForwardingLadderStore {
   constructor(
-    private readonly store: LadderStore,
+    store: LadderStore,
     /** The command the progress speaks for. */
     private readonly context: string,
-  ) {}
+  ) {
+    super(store);
+  }
 
-  async *events(
+  override async *events(
     ladder: string,
     after: number,
     upTo: number,
@@ -34,25 +36,5 @@ export class ProgressLadderStore implements LadderStore {
     } finally {
       bar.stop();
     }
-  }
-
-  lastPosition(ladder: string): Promise<number> {
-    return this.store.lastPosition(ladder);
-  }
-
-  annulments(ladder: string): Promise<readonly Annulment[]> {
-    return this.store.annulments(ladder);
-  }
-
-  firstCovered(ladder: string, annulment: Annulment): Promise<number | null> {
-    return this.store.firstCovered(ladder, annulment);
-  }
-
-  snapshotPositions(ladder: string): Promise<readonly number[]> {
-    return this.store.snapshotPositions(ladder);
-  }
-
-  snapshot(ladder: string, position: number): Promise<StoredSnapshot | null> {
-    return this.store.snapshot(ladder, position);
   }
 }

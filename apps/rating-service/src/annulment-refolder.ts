@@ -20,9 +20,9 @@ import {
   annulmentOf,
   annulmentWhy,
   foldFromStore,
+  ForwardingLadderStore,
   type LadderConfig,
   type LadderFold,
-  type LadderStore,
   type PlayerState,
   playersNamed,
   type RefoldDiff,
@@ -416,15 +416,13 @@ export class AnnulmentRefolder {
  * per annulment: the refolder asks it before foldFromStore does, each a scan of the ladder's
  * games, and the read transaction sees one moment of the store.
  */
-class TimedStore implements LadderStore {
+class TimedStore extends ForwardingLadderStore {
   private readonly firsts = new Map<string, Promise<number | null>>();
   coveredSeconds = 0;
   snapshotSeconds = 0;
   eventSeconds = 0;
   /** Every call's seconds. */
   totalSeconds = 0;
-
-  constructor(private readonly store: LadderStore) {}
 
   private async timed<T>(work: Promise<T>, add?: (s: number) => void): Promise<T> {
     const started = process.hrtime.bigint();
@@ -435,7 +433,7 @@ class TimedStore implements LadderStore {
     return result;
   }
 
-  async *events(
+  override async *events(
     ladder: string,
     after: number,
     upTo: number,
@@ -448,15 +446,15 @@ class TimedStore implements LadderStore {
     }
   }
 
-  lastPosition(ladder: string) {
+  override lastPosition(ladder: string) {
     return this.timed(this.store.lastPosition(ladder));
   }
 
-  annulments(ladder: string) {
+  override annulments(ladder: string) {
     return this.timed(this.store.annulments(ladder));
   }
 
-  firstCovered(ladder: string, annulment: Annulment) {
+  override firstCovered(ladder: string, annulment: Annulment) {
     const key = JSON.stringify([ladder, annulment.player, annulment.since, annulment.position]);
     let first = this.firsts.get(key);
     if (first === undefined) {
@@ -469,11 +467,11 @@ class TimedStore implements LadderStore {
     return first;
   }
 
-  snapshotPositions(ladder: string) {
+  override snapshotPositions(ladder: string) {
     return this.timed(this.store.snapshotPositions(ladder));
   }
 
-  snapshot(ladder: string, position: number) {
+  override snapshot(ladder: string, position: number) {
     return this.timed(this.store.snapshot(ladder, position), (s) => (this.snapshotSeconds += s));
   }
 }

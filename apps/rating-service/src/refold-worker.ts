@@ -39,6 +39,9 @@ const refolder = new AnnulmentRefolder(db, new Map(data.ladders.map((l) => [l.id
   snapshotsKept: data.snapshotsKept,
 });
 
+/** How often an idle thread asks whether a ladder is due a snapshot. */
+const SNAPSHOT_CHECK_MS = 5_000;
+let nextSnapshotCheck = 0;
 let failures = 0;
 while (!stopping) {
   try {
@@ -50,11 +53,13 @@ while (!stopping) {
       if (swapped) post({ swapped });
       busy = true;
     }
-    // Pending annulments first: a snapshot is written only when none waits.
-    if (!busy && !stopping) {
+    // Pending annulments first: a snapshot is written only when none waits. Whether one is
+    // due is asked every few seconds (a query a ladder), not at every poll for annulments.
+    if (!busy && !stopping && Date.now() >= nextSnapshotCheck) {
       const snapshot = await refolder.snapshotDue();
       if (snapshot) post({ snapshot });
       busy = snapshot !== null;
+      if (!busy) nextSnapshotCheck = Date.now() + SNAPSHOT_CHECK_MS;
     }
     failures = 0;
     if (!busy) await pause(data.pollMs);

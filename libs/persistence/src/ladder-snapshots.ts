@@ -2,7 +2,7 @@ import {
   encodeSnapshot,
   type LadderConfig,
   type LadderFold,
-  ladderConfigDigest,
+  ladderConfigKey,
   SNAPSHOT_FORMAT,
   SnapshotDecoder,
   type StoredSnapshot,
@@ -32,7 +32,7 @@ export class LadderSnapshots {
     const rows = await this.sql.query<{ position: string }>(
       `SELECT position FROM ladder_snapshots WHERE ladder = $1 AND format = $2 AND config = $3
        ORDER BY position DESC`,
-      [ladder.id, SNAPSHOT_FORMAT, ladderConfigDigest(ladder)],
+      [ladder.id, SNAPSHOT_FORMAT, ladderConfigKey(ladder)],
     );
     return rows.map((r) => Number(r.position));
   }
@@ -48,7 +48,7 @@ export class LadderSnapshots {
        FROM ladder_snapshots s
        LEFT JOIN event_store e ON e.ladder = s.ladder AND e.seq = s.position
        WHERE s.ladder = $1 AND s.position = $2 AND s.format = $3 AND s.config = $4`,
-      [ladder.id, position, SNAPSHOT_FORMAT, ladderConfigDigest(ladder)],
+      [ladder.id, position, SNAPSHOT_FORMAT, ladderConfigKey(ladder)],
     );
     if (head === undefined) return null;
     if (position > 0 && head.event_id !== head.last_event_id) return null;
@@ -91,7 +91,7 @@ export class LadderSnapshots {
     await this.sql.query(
       `INSERT INTO ladder_snapshots (ladder, position, format, config, last_event_id, parts, bytes)
        VALUES ($1, $2, $3, $4, $5, 0, 0)`,
-      [ladder, position, SNAPSHOT_FORMAT, ladderConfigDigest(fold.ladder), lastEventId],
+      [ladder, position, SNAPSHOT_FORMAT, ladderConfigKey(fold.ladder), lastEventId],
     );
     let parts = 0;
     let bytes = 0;
@@ -127,7 +127,7 @@ export class LadderSnapshots {
          SELECT position FROM ladder_snapshots WHERE ladder = $1 AND format = $2 AND config = $3
          ORDER BY position DESC LIMIT $4))
        RETURNING position`,
-      [ladder.id, SNAPSHOT_FORMAT, ladderConfigDigest(ladder), keep],
+      [ladder.id, SNAPSHOT_FORMAT, ladderConfigKey(ladder), keep],
     );
     return rows.length;
   }

@@ -4,32 +4,26 @@ import fc from 'fast-check';
 import { ChangedFromStore } from './changed-from-store.js';
 import { BUILT_IN_LADDERS, type LadderConfig } from './ladder-config.js';
 import { LadderFold } from './ladder-fold.js';
-import { MemoryLadderStore } from './memory-ladder-store.fixture.js';
-import { ReplayEngine } from './replay-engine.js';
+import { acceptedLog, MemoryLadderStore } from './memory-ladder-store.fixture.js';
 import { foldFromStore } from './store-fold.js';
 
 const ladder = BUILT_IN_LADDERS.find((l) => l.id === 'igame-gomoku')!;
 /** New players start higher: the variant's players differ by when they came. */
 const variant: LadderConfig = { ...ladder, startRating: ladder.startRating + 500 };
 
-function storedLog(seed: number, annulmentShare: number): LadderEvent[] {
-  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]), { simulate: false });
-  const log: LadderEvent[] = [];
-  const lines = generateEvents({
-    seed,
-    events: 300,
-    ladders: [ladder],
-    days: 20,
-    playersPerLadder: 30,
-    correctionShare: 0.05,
-    annulmentShare,
-  });
-  for (const line of lines) {
-    const result = engine.ingestLine(line);
-    if (result.kind === 'accepted') log.push(result.event);
-  }
-  return log;
-}
+const storedLog = (seed: number, annulmentShare: number) =>
+  acceptedLog(
+    ladder,
+    generateEvents({
+      ladders: [ladder],
+      seed,
+      events: 300,
+      days: 20,
+      playersPerLadder: 30,
+      correctionShare: 0.05,
+      annulmentShare,
+    }),
+  );
 
 const playersOf = (fold: LadderFold): string =>
   JSON.stringify([...fold.players.values()].sort((a, b) => (a.id < b.id ? -1 : 1)));

@@ -1,4 +1,4 @@
-import type { Annulment } from './annulment.js';
+import { ForwardingLadderStore } from './forwarding-ladder-store.js';
 import type { LadderConfig } from './ladder-config.js';
 import type { LadderStore, StoredSnapshot } from './ladder-store.js';
 import { foldFromStore } from './store-fold.js';
@@ -13,36 +13,22 @@ import { foldFromStore } from './store-fold.js';
  * the change to start at the position must refuse (`StoreFold.from`). The variant must keep the
  * ladder's rule set: the state is the ladder's.
  */
-export class ChangedFromStore implements LadderStore {
+export class ChangedFromStore extends ForwardingLadderStore {
   constructor(
-    private readonly store: LadderStore,
+    store: LadderStore,
     /** The ladder as it is: the state at `position` is its. */
     private readonly ladder: LadderConfig,
     readonly position: number,
     private readonly options: { readonly skill?: boolean } = {},
-  ) {}
-
-  events(ladder: string, after: number, upTo: number) {
-    return this.store.events(ladder, after, upTo);
+  ) {
+    super(store);
   }
 
-  lastPosition(ladder: string): Promise<number> {
-    return this.store.lastPosition(ladder);
-  }
-
-  annulments(ladder: string): Promise<readonly Annulment[]> {
-    return this.store.annulments(ladder);
-  }
-
-  firstCovered(ladder: string, annulment: Annulment): Promise<number | null> {
-    return this.store.firstCovered(ladder, annulment);
-  }
-
-  snapshotPositions(): Promise<readonly number[]> {
+  override snapshotPositions(): Promise<readonly number[]> {
     return Promise.resolve([this.position]);
   }
 
-  async snapshot(_ladder: string, position: number): Promise<StoredSnapshot | null> {
+  override async snapshot(_ladder: string, position: number): Promise<StoredSnapshot | null> {
     if (position !== this.position) return null;
     const skill = this.options.skill !== false;
     const { fold } = await foldFromStore(this.store, this.ladder, { upTo: position, skill });

@@ -49,6 +49,7 @@ export * from './board-ranks.js';
 export * from './what-if-report.js';
 export * from './game-result-admission.js';
 export * from './ladder-store.js';
+export * from './forwarding-ladder-store.js';
 export * from './ladder-snapshot-codec.js';
 export * from './store-fold.js';
 export * from './changed-from-store.js';

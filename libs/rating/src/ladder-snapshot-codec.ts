@@ -8,7 +8,7 @@ import type { SkillState } from './skill-book.js';
  * The snapshot format, and so the fold's semantics it was written under. Bump it whenever the
  * fold's state or what it does with an event changes: a snapshot of another format is ignored
  * (a re-fold then starts further back, which costs time, never correctness). The pinned fold
- * digest in ladder-snapshot-codec.spec.ts fails when the fold changes and this was not bumped.
+ * digest in store-fold.spec.ts fails when the fold changes and this was not bumped.
  */
 export const SNAPSHOT_FORMAT = 2;
 
@@ -25,7 +25,7 @@ export interface SnapshotHeader {
 }
 
 /** What a ladder's fold depends on in its configuration, as text (compared, never parsed). */
-export function ladderConfigDigest(ladder: LadderConfig): string {
+export function ladderConfigKey(ladder: LadderConfig): string {
   const { id, ruleSet, startRating, precision, timezone, rankedAfter, params } = ladder;
   return JSON.stringify([id, ruleSet, startRating, precision, timezone, rankedAfter, params]);
 }
@@ -39,7 +39,7 @@ export function* encodeSnapshot(fold: LadderFold, lastEventId: string): Generato
   const header: SnapshotHeader = {
     format: SNAPSHOT_FORMAT,
     ladder: fold.ladder.id,
-    config: ladderConfigDigest(fold.ladder),
+    config: ladderConfigKey(fold.ladder),
     position: fold.accepted,
     lastEventId,
     closed: fold.closedPeriods(),
@@ -61,7 +61,7 @@ export function snapshotMismatch(header: SnapshotHeader, ladder: LadderConfig): 
   if (header.format !== SNAPSHOT_FORMAT)
     return `format ${header.format}, this code reads ${SNAPSHOT_FORMAT}`;
   if (header.ladder !== ladder.id) return `ladder ${header.ladder}`;
-  if (header.config !== ladderConfigDigest(ladder)) return 'the ladder was configured otherwise';
+  if (header.config !== ladderConfigKey(ladder)) return 'the ladder was configured otherwise';
   return null;
 }
 

@@ -4,6 +4,7 @@ import type { LadderConfig } from './ladder-config.js';
 import type { LadderFold } from './ladder-fold.js';
 import { encodeSnapshot, SnapshotDecoder, snapshotMismatch } from './ladder-snapshot-codec.js';
 import type { LadderStore, StoredSnapshot } from './ladder-store.js';
+import { ReplayEngine } from './replay-engine.js';
 
 /**
  * A ladder store in memory for the core's specs: one ladder's log and its snapshots, kept as
@@ -79,4 +80,15 @@ export class MemoryLadderStore implements LadderStore {
     for (const line of lines.slice(1)) decoder.line(line);
     return decoder.result();
   }
+}
+
+/** The accepted events of one ladder from a stream of lines: what its event store holds. */
+export function acceptedLog(ladder: LadderConfig, lines: Iterable<string>): LadderEvent[] {
+  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]), { simulate: false });
+  const log: LadderEvent[] = [];
+  for (const line of lines) {
+    const result = engine.ingestLine(line);
+    if (result.kind === 'accepted') log.push(result.event);
+  }
+  return log;
 }

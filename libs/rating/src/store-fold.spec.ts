@@ -5,34 +5,23 @@ import { createHash } from 'node:crypto';
 import { BUILT_IN_LADDERS, type LadderConfig } from './ladder-config.js';
 import { LadderFold } from './ladder-fold.js';
 import { encodeSnapshot, SnapshotDecoder } from './ladder-snapshot-codec.js';
-import { MemoryLadderStore } from './memory-ladder-store.fixture.js';
-import { ReplayEngine } from './replay-engine.js';
+import { acceptedLog, MemoryLadderStore } from './memory-ladder-store.fixture.js';
 import { foldFromStore } from './store-fold.js';
 
-/** The accepted events of one ladder from a generated stream: what its event store holds. */
-function storedLog(
-  ladder: LadderConfig,
-  seed: number,
-  events: number,
-  annulmentShare = 0.04,
-): LadderEvent[] {
-  const engine = new ReplayEngine(new Map([[ladder.id, ladder]]), { simulate: false });
-  const log: LadderEvent[] = [];
-  const lines = generateEvents({
-    seed,
-    events,
-    ladders: [ladder],
-    days: 20,
-    playersPerLadder: 12,
-    correctionShare: 0.08,
-    annulmentShare,
-  });
-  for (const line of lines) {
-    const result = engine.ingestLine(line);
-    if (result.kind === 'accepted') log.push(result.event);
-  }
-  return log;
-}
+/** A generated ladder's stored log. */
+const storedLog = (ladder: LadderConfig, seed: number, events: number, annulmentShare = 0.04) =>
+  acceptedLog(
+    ladder,
+    generateEvents({
+      ladders: [ladder],
+      seed,
+      events,
+      days: 20,
+      playersPerLadder: 12,
+      correctionShare: 0.08,
+      annulmentShare,
+    }),
+  );
 
 /** A fold's whole state as text: players, skill estimates, closes and every stored game row. */
 // Game rows in any order: a resumed fold keeps its snapshot's games as text until an event reads
