@@ -8,7 +8,7 @@ import {
 import { decideGame } from './game-decision.js';
 import type { LadderConfig } from './ladder-config.js';
 import { PeriodCalendar } from './period-clock.js';
-import { newPlayer } from './player-state.js';
+import { newPlayersBefore } from './player-table.js';
 import { RULE_SETS } from './rule-sets.js';
 
 export const NO_DISCONNECTS: DisconnectCounter = { count: 0, streak: 0, penalties: 0 };
@@ -32,12 +32,11 @@ export const disconnectRuleOf = (ladder: LadderConfig): DisconnectRule | null =>
 export function disconnectReports(ladder: LadderConfig, event: GameFinished): DisconnectReport[] {
   const rules = RULE_SETS[ladder.ruleSet];
   if (rules.disconnects(ladder) === null) return [];
-  const before = event.players.map((p) => newPlayer(p.id, ladder));
   const time = {
     finishedAt: instantMillis(event.finishedAt),
     calendar: PeriodCalendar.of(ladder.timezone),
   };
-  const outcome = decideGame(ladder, rules, event, before, time);
+  const outcome = decideGame(ladder, rules, event, newPlayersBefore(ladder), time);
   if (outcome.status !== 'scored') return [];
   return event.players.map((p) => ({ player: p.id, disconnected: p.disconnected === true }));
 }

@@ -17,12 +17,7 @@ import {
 import type { GameTime } from './effect-application.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
-import {
-  type PlayerSnapshot,
-  type PlayerState,
-  snapshotOf,
-  unpackSnapshots,
-} from './player-state.js';
+import { type PlayerSnapshot, unpackSnapshots } from './player-state.js';
 import { type GameScore, type GameSetting, type RuleSet, settingOf } from './rule-set.js';
 
 /** What the record of a decided game keeps besides the event: its setting and the state before. */
@@ -92,14 +87,23 @@ function checkRoster(rules: RuleSet, players: readonly PlayerReport[]): Rejectio
 }
 
 /**
- * Decides a finished game from the event and the players' state before it (same order as
- * `event.players`; unknown players come in as new players). Pure: the fold applies the result.
+ * What a decision reads of a game's players before it, by their place in the event (unknown
+ * players read as new ones): the fold answers from its player table, without building states.
+ */
+export interface PlayersBefore {
+  snapshot(slot: number, dayKey: string | null): PlayerSnapshot;
+  counter(slot: number): DisconnectCounter;
+}
+
+/**
+ * Decides a finished game from the event and the players' state before it. Pure: the fold
+ * applies the result.
  */
 export function decideGame(
   ladder: LadderConfig,
   rules: RuleSet,
   event: GameFinished,
-  before: readonly PlayerState[],
+  before: PlayersBefore,
   time: GameTime,
 ): GameDecision {
   const roster = checkRoster(rules, event.players);
@@ -109,7 +113,7 @@ export function decideGame(
   if (missing) return rejected(reject('invalid-event', missing));
   const dayKey = rules.tracksDailyCaptures ? time.calendar.dayKey(time.finishedAt) : null;
   const snapshots: PlayerSnapshot[] = [];
-  for (const p of before) snapshots.push(snapshotOf(p, dayKey));
+  for (let i = 0; i < event.players.length; i++) snapshots.push(before.snapshot(i, dayKey));
   const input = { ladder, moves: event.moves, setting, players: event.players, before: snapshots };
   const score = rules.score(input);
   const game: DecidedGame = { setting, before: snapshots };
@@ -130,19 +134,11 @@ export function decideGame(
   }
   const disconnectPenalties: { player: string; ordinal: number }[] = [];
   const counters: DisconnectCounter[] = [];
-  for (let i = 0; i < before.length; i++) {
-    const player = before[i]!;
-    const step = countDisconnect(
-      {
-        count: player.disconnects,
-        streak: player.cleanStreak,
-        penalties: player.disconnectPenalties,
-      },
-      event.players[i]!.disconnected === true,
-      disconnects,
-    );
+  for (let i = 0; i < event.players.length; i++) {
+    const report = event.players[i]!;
+    const step = countDisconnect(before.counter(i), report.disconnected === true, disconnects);
     if (step.penaltyOrdinal !== null)
-      disconnectPenalties.push({ player: player.id, ordinal: step.penaltyOrdinal });
+      disconnectPenalties.push({ player: report.id, ordinal: step.penaltyOrdinal });
     counters.push(step.counter);
   }
   return { status: 'scored', game, effects: score.effects, counters, disconnectPenalties };

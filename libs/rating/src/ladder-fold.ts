@@ -18,8 +18,8 @@ import {
   coveredDecision,
   refoldChanges,
 } from './annulment.js';
-import { applyEffect } from './effect-application.js';
-import { decideCorrection, decideGame } from './game-decision.js';
+import { applyEffect, type GameTime } from './effect-application.js';
+import { decideCorrection, decideGame, type GameDecision } from './game-decision.js';
 import { GameBook } from './game-book.js';
 import type { GameRecord } from './game-record.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -27,7 +27,8 @@ import { LadderLog } from './ladder-log.js';
 import { penalize } from './penalty.js';
 import { PeriodCalendar, type PeriodWindow } from './period-clock.js';
 import type { PlayerChange } from './player-change.js';
-import { copyPlayer, newPlayer, type PlayerRecord, type PlayerState } from './player-state.js';
+import { copyPlayer, newPlayer, type PlayerState } from './player-state.js';
+import { GamePlayers, PlayerTable, PlayerTableView } from './player-table.js';
 import type { RuleSet } from './rule-set.js';
 import { RULE_SETS } from './rule-sets.js';
 import { SkillBook, type SkillChange, type SkillSnapshot } from './skill-book.js';
@@ -107,19 +108,22 @@ export function eventInstant(event: LadderEvent, calendar: PeriodCalendar): numb
  * One ladder's state in memory, folded event by event: the projection that the offline
  * replay, the rebuild, the rating service and the tests use. Decisions come from the pure
  * functions (game-decision.ts, the rule sets); the fold owns the state they are applied to:
- * player records changed in place and game records kept compactly (game-book.ts), because a
- * ladder is re-folded from its whole log by replays and rebuilds.
+ * players interned to numbers with their fields in typed arrays (player-table.ts), changed in
+ * place, and game records kept in columns (game-book.ts), because a ladder is re-folded from
+ * its whole log by replays and rebuilds.
  */
 export class LadderFold {
   readonly rules: RuleSet;
   readonly calendar: PeriodCalendar;
-  private readonly records = new Map<string, PlayerRecord>();
-  /** The players, by id. Read them between events: the fold changes its records in place. */
-  readonly players: ReadonlyMap<string, PlayerState> = this.records;
+  private table: PlayerTable;
+  /** The players, by id (states built when read). Read them between events: the fold goes on. */
+  readonly players: ReadonlyMap<string, PlayerState> = new PlayerTableView(() => this.table);
+  /** The players of the game being decided. */
+  private readonly gamePlayers: GamePlayers;
   private book: GameBook;
   private readonly closed = new Set<string>();
-  /** Players written since `restore` (null: a fresh fold, where every player counts as written). */
-  private written: Set<string> | null = null;
+  /** Players (numbers) written since `restore` (null: a fresh fold, where every player counts as written). */
+  private written: Set<number> | null = null;
   /** Events this ladder accepted (applied or void). */
   accepted = 0;
   /** The ladder's log, when kept (`FoldOptions.keepLog`). */
@@ -140,6 +144,8 @@ export class LadderFold {
     this.rules = RULE_SETS[ladder.ruleSet];
     this.calendar = PeriodCalendar.of(ladder.timezone);
     this.book = new GameBook(this.rules);
+    this.table = new PlayerTable(ladder);
+    this.gamePlayers = new GamePlayers(this.table, ladder);
     this.log = options.keepLog === true ? new LadderLog() : null;
     this.skillBook = options.skill === true ? new SkillBook() : null;
   }
@@ -190,7 +196,7 @@ export class LadderFold {
     for (const id of [...(this.stored?.keys() ?? [])]) this.promote(id);
     return {
       ladder: this.ladder.id,
-      players: [...this.records.values()].map(copyPlayer),
+      players: [...this.players.values()].map(copyPlayer),
       games: [...this.book.records()],
       closed: [...this.closed],
       accepted: this.accepted,
@@ -205,7 +211,7 @@ export class LadderFold {
    */
   static restore(ladder: LadderConfig, snapshot: LadderSnapshot): LadderFold {
     const fold = new LadderFold(ladder);
-    for (const p of snapshot.players) fold.records.set(p.id, copyPlayer(p));
+    for (const p of snapshot.players) fold.table.put(p);
     for (const g of snapshot.games) fold.book.addRecord(g);
     for (const c of snapshot.closed) fold.closed.add(c);
     fold.accepted = snapshot.accepted;
@@ -248,8 +254,8 @@ export class LadderFold {
   /** The players this fold wrote since it was restored (all of them for a fresh fold). */
   changedPlayers(): PlayerState[] {
     const written = this.written;
-    if (written === null) return [...this.records.values()];
-    return [...written].map((id) => this.records.get(id)!);
+    if (written === null) return [...this.players.values()];
+    return [...written].map((i) => this.table.state(i));
   }
 
   /** The game records added or rewritten since the fold was restored, encoded, by game id. */
@@ -324,13 +330,14 @@ export class LadderFold {
 
   /** A player's state (a new player's when the ladder has not seen the id). */
   player(id: string): PlayerState {
-    return this.records.get(id) ?? newPlayer(id, this.ladder);
+    const i = this.table.find(id);
+    return i < 0 ? newPlayer(id, this.ladder) : this.table.state(i);
   }
 
   /** Sets a player's state outright (the fold keeps its own copy): for tests and tools. */
   setPlayer(state: PlayerState): void {
-    this.records.set(state.id, copyPlayer(state));
-    this.written?.add(state.id);
+    const i = this.table.put(state);
+    this.written?.add(i);
   }
 
   evolve(event: LadderEvent): LadderOutcome {
@@ -345,7 +352,8 @@ export class LadderFold {
   /** Whether the event would be rejected, without changing anything. */
   rejectionOf(event: LadderEvent): Rejection | null {
     if (event.type === 'game.finished') {
-      const { decision } = this.decideFinished(event, instantMillis(event.finishedAt));
+      const time = { finishedAt: instantMillis(event.finishedAt), calendar: this.calendar };
+      const decision = this.decideFinished(event, time);
       return decision.status === 'rejected' ? decision.rejection : null;
     }
     if (event.type === 'game.corrected') {
@@ -376,68 +384,58 @@ export class LadderFold {
     }
   }
 
-  /** The record of the player, created (and kept) when the ladder has not seen the id. */
-  private recordOf(id: string): PlayerRecord {
-    let record = this.records.get(id);
-    if (record === undefined) {
-      record = newPlayer(id, this.ladder);
-      this.records.set(id, record);
-    }
-    this.written?.add(id);
-    return record;
+  /** The player's number, the player added when the ladder has not seen the id; written. */
+  private numberOf(id: string): number {
+    const i = this.table.intern(id);
+    this.written?.add(i);
+    return i;
   }
 
-  /** The players of a game as they are (new ones made, not yet kept), and the decision. */
-  private decideFinished(event: GameFinished, finishedAt: number) {
-    const players: PlayerRecord[] = [];
-    /** Which players are new to the ladder, a bit each. */
-    let fresh = 0;
-    for (let i = 0; i < event.players.length; i++) {
-      const id = event.players[i]!.id;
-      let player = this.records.get(id);
-      if (player === undefined) {
-        player = newPlayer(id, this.ladder);
-        fresh |= 1 << i;
-      }
-      players.push(player);
-    }
-    const time = { finishedAt, calendar: this.calendar };
-    const decision = decideGame(this.ladder, this.rules, event, players, time);
-    return { players, fresh, decision };
+  /** The decision on a game, its players' numbers in `gamePlayers` (-1 for new ones, not yet kept). */
+  private decideFinished(event: GameFinished, time: GameTime): GameDecision {
+    const numbers = this.gamePlayers.numbers;
+    // A game of more players than it has slots is rejected (player count) before any is read.
+    for (let i = 0; i < event.players.length; i++)
+      numbers[i] = this.table.find(event.players[i]!.id);
+    return decideGame(this.ladder, this.rules, event, this.gamePlayers, time);
   }
 
   private finish(event: GameFinished, position: number): LadderOutcome {
     // A repeated game id supersedes the stored record: it must be in the book to be superseded.
     this.promote(event.gameId);
     const finishedAt = instantMillis(event.finishedAt);
-    const decided = this.decideFinished(event, finishedAt);
-    const { players, fresh } = decided;
-    if (decided.decision.status === 'rejected') return decided.decision;
+    const time = { finishedAt, calendar: this.calendar };
+    const decided = this.decideFinished(event, time);
+    if (decided.status === 'rejected') return decided;
     const annulment = this.coverage?.of(event, finishedAt, position) ?? null;
     const decision =
-      annulment === null
-        ? decided.decision
-        : coveredDecision(decided.decision, annulmentWhy(annulment));
+      annulment === null ? decided : coveredDecision(decided, annulmentWhy(annulment));
     if (decision.status === 'rejected') return decision;
     const changes: PlayerChange[] = [];
     const ids: string[] = [];
-    const time = { finishedAt, calendar: this.calendar };
-    for (let i = 0; i < players.length; i++) {
-      const player = players[i]!;
-      // The record's own id string: the game record keeps it, not the event's copy.
-      ids.push(player.id);
-      if (decision.status !== 'scored') continue;
-      if (fresh & (1 << i)) this.records.set(player.id, player);
-      this.written?.add(player.id);
+    const numbers = this.gamePlayers.numbers;
+    const table = this.table;
+    for (let i = 0; i < event.players.length; i++) {
+      let n = numbers[i]!;
+      if (decision.status !== 'scored') {
+        // The table's own id string when it has one: the game record keeps it, not the event's copy.
+        ids.push(n < 0 ? event.players[i]!.id : table.id(n));
+        continue;
+      }
+      if (n < 0) n = table.add(event.players[i]!.id);
+      const id = table.id(n);
+      ids.push(id);
+      this.written?.add(n);
       const effect = decision.effects[i]!;
-      const before = player.rating;
+      const before = table.rating(n);
       const counter = decision.counters === null ? null : decision.counters[i]!;
-      applyEffect(player, effect, 1, this.rules, time, counter);
+      applyEffect(table, n, effect, 1, this.rules, time, counter);
+      const after = table.rating(n);
       changes.push({
-        player: player.id,
+        player: id,
         before,
-        after: player.rating,
-        delta: player.rating - before,
+        after,
+        delta: after - before,
         result: effect.result,
         why: effect.why,
       });
@@ -493,16 +491,18 @@ export class LadderFold {
     if (decision.status === 'unchanged') return NOTHING;
     const time = { finishedAt: record!.finishedAt, calendar: this.calendar };
     const changes: PlayerChange[] = [];
+    const table = this.table;
     for (let i = 0; i < record!.players.length; i++) {
-      const player = this.recordOf(record!.players[i]!.id);
-      const before = player.rating;
-      applyEffect(player, decision.previous[i]!, -1, this.rules, time);
-      applyEffect(player, decision.effects[i]!, 1, this.rules, time);
+      const n = this.numberOf(record!.players[i]!.id);
+      const before = table.rating(n);
+      applyEffect(table, n, decision.previous[i]!, -1, this.rules, time);
+      applyEffect(table, n, decision.effects[i]!, 1, this.rules, time);
+      const after = table.rating(n);
       changes.push({
-        player: player.id,
+        player: table.id(n),
         before,
-        after: player.rating,
-        delta: player.rating - before,
+        after,
+        delta: after - before,
         result: decision.effects[i]!.result,
         why: decision.why,
       });
@@ -524,16 +524,17 @@ export class LadderFold {
   private penalize(event: PlayerPenalized): LadderOutcome {
     const policy = this.rules.penalties;
     if (!policy) return NOTHING;
-    const player = this.recordOf(event.player);
-    const before = player.rating;
+    const n = this.numberOf(event.player);
+    const before = this.table.rating(n);
     const floor = policy.floor(this.ladder);
-    player.rating = penalize(before, event.points, floor);
+    const after = penalize(before, event.points, floor);
+    this.table.setRating(n, after);
     const why = { kind: 'penalty' as const, reason: event.reason, points: event.points, floor };
     const change = {
-      player: player.id,
+      player: this.table.id(n),
       before,
-      after: player.rating,
-      delta: player.rating - before,
+      after,
+      delta: after - before,
       result: null,
       why,
     };
@@ -577,7 +578,7 @@ export class LadderFold {
       throw new Error(
         `ladder ${this.ladder.id}: the re-fold for ${event.id} rejected an event the ladder had accepted`,
       );
-    const changes = refoldChanges(this.records, refolded.records, annulmentWhy(annulment));
+    const changes = refoldChanges(this.players, refolded.players, annulmentWhy(annulment));
     const skill = this.skillBook?.changesTo(refolded.skillBook!) ?? null;
     this.adopt(refolded);
     return {
@@ -590,11 +591,12 @@ export class LadderFold {
 
   /** Takes over a re-fold's state (players, game records, closes); the log stays this fold's. */
   private adopt(refolded: LadderFold): void {
-    this.records.clear();
-    for (const [id, record] of refolded.records) {
-      this.records.set(id, record);
-      // A restored fold writes every player back: the re-fold may have moved any of them.
-      this.written?.add(id);
+    this.table = refolded.table;
+    this.gamePlayers.table = refolded.table;
+    // A restored fold writes every player back: the re-fold may have moved any of them.
+    if (this.written !== null) {
+      this.written = new Set();
+      for (let i = 0; i < this.table.size; i++) this.written.add(i);
     }
     // The new book lists every record as changed, so a restored fold writes them all back.
     this.book = refolded.book;
@@ -612,12 +614,14 @@ export class LadderFold {
     const rules = this.rules;
     if (!rules.closePeriod || !this.closeActs(window.period)) return NOTHING;
     const changes: PlayerChange[] = [];
-    for (const player of this.records.values()) {
+    const table = this.table;
+    for (let i = 0; i < table.size; i++) {
+      const player = table.state(i);
       const result = rules.closePeriod(window, player, this.ladder);
       if (!result) continue;
-      // The rule set built a new state (updatePlayer): it becomes the fold's record.
-      this.records.set(player.id, result.player);
-      this.written?.add(player.id);
+      // The rule set built a new state (updatePlayer): the table takes its fields.
+      table.write(i, result.player);
+      this.written?.add(i);
       if (result.why) {
         const after = result.player.rating;
         changes.push({
