@@ -75,6 +75,12 @@ export interface LadderWrites {
 /** A ladder's simulated clock: the next open window of each period it closes. */
 type Clock = Map<PeriodWindow['period'], PeriodWindow>;
 
+function earliestClose(windows: Iterable<PeriodWindow>): number {
+  let earliest = Infinity;
+  for (const w of windows) earliest = Math.min(earliest, w.closesAt);
+  return earliest;
+}
+
 /**
  * The offline fold of a whole log across ladders (CONTRACT.md "offline replay"): ids are
  * remembered only for accepted events, each ladder folds its own events in log order.
@@ -82,6 +88,8 @@ type Clock = Map<PeriodWindow['period'], PeriodWindow>;
 export class ReplayEngine {
   private readonly folds = new Map<string, LadderFold>();
   private readonly clocks = new Map<string, Clock>();
+  /** Per ladder, the earliest close of its clock: what each event is compared with. */
+  private readonly nextCloses = new Map<string, number>();
   private readonly seen = new Set<string>();
   readonly rejected: ListedEvent[] = [];
   readonly voided: ListedEvent[] = [];
@@ -122,8 +130,7 @@ export class ReplayEngine {
       if (!ladder) throw new Error(`snapshot has ladder ${s.ladder}, which is not configured`);
       engine.folds.set(s.ladder, LadderFold.restore(ladder, s));
     }
-    for (const c of snapshot.clocks)
-      engine.clocks.set(c.ladder, new Map(c.windows.map((w) => [w.period, w])));
+    for (const c of snapshot.clocks) engine.setClock(c.ladder, c.windows);
     engine.rejected.push(...snapshot.rejected);
     engine.voided.push(...snapshot.voided);
     return engine;
@@ -242,13 +249,17 @@ export class ReplayEngine {
   }
 
   private startClock(fold: LadderFold, at: number): void {
-    const windows = openingWindows(fold.rules, fold.calendar, at);
-    this.clocks.set(fold.ladder.id, new Map(windows.map((w) => [w.period, w])));
+    this.setClock(fold.ladder.id, openingWindows(fold.rules, fold.calendar, at));
+  }
+
+  private setClock(ladder: string, windows: readonly PeriodWindow[]): void {
+    this.clocks.set(ladder, new Map(windows.map((w) => [w.period, w])));
+    this.nextCloses.set(ladder, earliestClose(windows));
   }
 
   private closesDue(fold: LadderFold, at: number): boolean {
-    const clock = this.clocks.get(fold.ladder.id);
-    return clock !== undefined && [...clock.values()].some((w) => w.closesAt <= at);
+    const next = this.nextCloses.get(fold.ladder.id);
+    return next !== undefined && next <= at;
   }
 
   /** Closes, oldest first (weekly, monthly, daily at one instant), every window ending by `at`. */
@@ -257,6 +268,7 @@ export class ReplayEngine {
     const { due, open } = dueCloses([...clock.values()], fold.calendar, at);
     // Set in place: the clock keeps its period order, which snapshots write out.
     for (const w of open) clock.set(w.period, w);
+    this.nextCloses.set(fold.ladder.id, earliestClose(clock.values()));
     for (const w of due) {
       const close = periodClosedEvent(fold.ladder.id, fold.calendar, w);
       if (!this.seen.has(close.id)) this.apply(fold, close);
