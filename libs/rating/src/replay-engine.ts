@@ -6,6 +6,7 @@ import {
   parseEvent,
   type ParseOutcome,
 } from '@ranking/contracts';
+import { IdIndex } from './id-index.js';
 import { dueCloses, openingWindows, periodClosedEvent } from './close-schedule.js';
 import { disconnectPenaltyEvent } from './disconnect-tally.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -90,7 +91,8 @@ export class ReplayEngine {
   private readonly clocks = new Map<string, Clock>();
   /** Per ladder, the earliest close of its clock: what each event is compared with. */
   private readonly nextCloses = new Map<string, number>();
-  private readonly seen = new Set<string>();
+  /** The accepted events' ids: compact, since a replay keeps a million (see IdIndex). */
+  private readonly seen = new IdIndex();
   readonly rejected: ListedEvent[] = [];
   readonly voided: ListedEvent[] = [];
 
@@ -106,7 +108,7 @@ export class ReplayEngine {
       simulate: this.options.simulate,
       keepLogs: keepLogs === 'all' ? 'all' : [...keepLogs],
       ...(this.options.skill === true ? { skill: true } : {}),
-      seen: [...this.seen],
+      seen: Array.from({ length: this.seen.size }, (_, n) => this.seen.idOf(n)),
       ladders: [...this.folds.values()].map((f) => f.snapshot()),
       clocks: [...this.clocks].map(([ladder, clock]) => ({ ladder, windows: [...clock.values()] })),
       rejected: [...this.rejected],
@@ -151,7 +153,7 @@ export class ReplayEngine {
 
   /** One schema-valid event. */
   ingest(event: LadderEvent): Exclude<IngestResult, { kind: 'skipped' }> {
-    if (this.seen.has(event.id)) return { kind: 'duplicate', id: event.id };
+    if (this.seen.find(event.id) >= 0) return { kind: 'duplicate', id: event.id };
     const fold = this.foldOf(event.ladder);
     if (!fold) return this.rejectWith(event.id, 'unknown-ladder', `no ladder ${event.ladder}`);
     if (this.options.simulate) {
@@ -181,7 +183,7 @@ export class ReplayEngine {
     if (this.options.simulate && outcome.status === 'applied' && event.type === 'game.finished') {
       for (const { player, ordinal } of outcome.disconnectPenalties) {
         const penalty = disconnectPenaltyEvent(fold.ladder, player, ordinal, event.finishedAt);
-        if (!this.seen.has(penalty.id)) this.apply(fold, penalty);
+        if (this.seen.find(penalty.id) < 0) this.apply(fold, penalty);
       }
     }
     return { kind: 'accepted', event, outcome };
@@ -271,7 +273,7 @@ export class ReplayEngine {
     this.nextCloses.set(fold.ladder.id, earliestClose(clock.values()));
     for (const w of due) {
       const close = periodClosedEvent(fold.ladder.id, fold.calendar, w);
-      if (!this.seen.has(close.id)) this.apply(fold, close);
+      if (this.seen.find(close.id) < 0) this.apply(fold, close);
     }
   }
 }
