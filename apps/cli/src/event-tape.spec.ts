@@ -53,6 +53,7 @@ describe('event tape (the parse worker hands over what it parsed)', () => {
   );
 
   it('names a repeated string once, and still reads ever new keys and strings', () => {
+    // Past the caps on shapes and key names: 5000 key lists, 5000 keys.
     const many = Array.from({ length: 5000 }, (_, i) => ({ [`k${i}`]: `v${i % 7}`, id: `e${i}` }));
     expect(roundTrip(many, 1000)).toEqual(many);
     const writer = new TapeWriter();

@@ -34,6 +34,8 @@ const enum Tag {
 const VALUES_A_FIELD = 64;
 const MAX_KNOWN_STRINGS = 1 << 16;
 const MAX_SHAPES = 1 << 12;
+/** Key names remembered (the schema lets an event carry keys of its own); the rest share one. */
+const MAX_FIELDS = 1 << 12;
 /** Shapes remembered under one field (the objects of `players`, of `context`…), tried first. */
 const SHAPES_A_FIELD = 16;
 
@@ -107,6 +109,8 @@ export class TapeWriter {
   /** The events themselves, and the keys of objects past the shapes' cap. */
   private readonly top = new Field();
   private readonly keyNames = new Field();
+  /** The keys past MAX_FIELDS: their values inline. */
+  private readonly otherFields = Object.assign(new Field(), { values: null });
   private readonly shapes = new Map<string, Shape>();
   private newShapes: string[][] = [];
 
@@ -209,7 +213,10 @@ export class TapeWriter {
 
   private fieldOf(key: string): Field {
     let field = this.fields.get(key);
-    if (field === undefined) this.fields.set(key, (field = new Field()));
+    if (field === undefined) {
+      if (this.fields.size >= MAX_FIELDS) return this.otherFields;
+      this.fields.set(key, (field = new Field()));
+    }
     return field;
   }
 
