@@ -46,8 +46,6 @@ export interface Tape {
   readonly numbers: Float64Array<ArrayBuffer>;
   /** The inline strings, end to end (one string: cloned as one copy). */
   readonly text: string;
-  /** Whether `text` has a character past U+00FF (is not Latin-1). */
-  readonly wide: boolean;
   /** Strings added to the worker's dictionary with this batch, in index order. */
   readonly newStrings: readonly string[];
   /** Shapes (key lists) added with this batch, in index order. */
@@ -59,8 +57,6 @@ export const tapeBuffers = (tape: Tape): ArrayBuffer[] => [
   tape.ints.buffer,
   tape.numbers.buffer,
 ];
-
-const WIDE = /[^\u0000-\u00ff]/;
 
 /**
  * V8 makes a slice of this many characters or more a view into the whole string: one kept by the
@@ -127,7 +123,6 @@ export class TapeWriter {
       ints: this.ints.slice(0, this.intCount),
       numbers: this.numbers.slice(0, this.numberCount),
       text,
-      wide: WIDE.test(text),
       newStrings: this.newStrings,
       newShapes: this.newShapes,
     };
@@ -298,9 +293,8 @@ export class TapeReader {
   private ints = new Int32Array(0);
   private numbers = new Float64Array(0);
   private text = '';
-  /** `text` as Latin-1 or UTF-16 bytes, for the strings copied out of it. */
+  /** `text` as UTF-16 code units, for the strings copied out of it. */
   private bytes = Buffer.alloc(0);
-  private wide = false;
   private tagAt = 0;
   private intAt = 0;
   private numberAt = 0;
@@ -317,8 +311,8 @@ export class TapeReader {
     this.ints = tape.ints;
     this.numbers = tape.numbers;
     this.text = tape.text;
-    this.wide = tape.wide;
-    this.bytes = Buffer.from(tape.text, tape.wide ? 'utf16le' : 'latin1');
+    // UTF-16 whatever the text holds: telling Latin-1 text apart would cost the worker a scan.
+    this.bytes = Buffer.from(tape.text, 'utf16le');
     this.tagAt = 0;
     this.intAt = 0;
     this.numberAt = 0;
@@ -349,9 +343,7 @@ export class TapeReader {
         const end = this.ints[this.intAt++]!;
         // A short slice is a copy already; a longer one is decoded anew (not a view: see SLICED_FROM).
         if (end - start < SLICED_FROM) return this.text.slice(start, end);
-        return this.wide
-          ? this.bytes.toString('utf16le', 2 * start, 2 * end)
-          : this.bytes.toString('latin1', start, end);
+        return this.bytes.toString('utf16le', 2 * start, 2 * end);
       }
       case Tag.Array: {
         const array: unknown[] = [];
