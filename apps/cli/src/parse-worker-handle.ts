@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { ParsedBatch } from './parsed-batch.js';
+import { TapeReader } from './event-tape.js';
+import { ReceivedBatch } from './parsed-batch.js';
 import type { ParseWorkerData, WorkerMessage } from './parse-worker-protocol.js';
 
 /**
@@ -13,6 +14,8 @@ export class ParseWorkerHandle {
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
   private taken = 0;
+  /** The strings and shapes this worker sent so far. */
+  private readonly reader = new TapeReader();
 
   constructor(
     script: URL,
@@ -41,7 +44,7 @@ export class ParseWorkerHandle {
   }
 
   /** The worker's next batch, or null at the end of its share of the file. */
-  async next(): Promise<ParsedBatch | null> {
+  async next(): Promise<ReceivedBatch | null> {
     for (;;) {
       const message = this.queue.shift();
       if (message === undefined) {
@@ -54,7 +57,7 @@ export class ParseWorkerHandle {
           this.worker.postMessage(this.taken);
           this.taken = 0;
         }
-        return message.batch;
+        return new ReceivedBatch(message.batch, this.reader);
       }
     }
   }

@@ -5,6 +5,7 @@ import {
   type ParseOutcome,
   type Rejection,
 } from '@ranking/contracts';
+import { type Tape, type TapeReader, TapeWriter, tapeBuffers } from './event-tape.js';
 
 /** A line the parser refused, placed among its batch's non-blank lines. */
 export interface RejectedLine {
@@ -15,38 +16,31 @@ export interface RejectedLine {
 
 /**
  * Consecutive lines of a file as the parse worker judged them, handed to the thread that folds.
- * The valid lines travel as their bytes, end to end in one buffer that is transferred, not
- * copied; the folding thread decodes and JSON.parses each. Measured against the alternatives
- * (CPU a line): decoding and parsing there cost 2.5 µs, the structured clone of the worker's
- * parsed objects 3.5 (and as much again in the worker to serialize them), the clone of the
- * lines' text 0.5 more than the decoding, plus 2 in the worker. The objects are the ones the
- * worker validated: JSON.parse of the same text gives the same value.
+ * Each line is parsed once, in the worker: the valid events travel as the values it parsed,
+ * written to a tape (event-tape.ts) whose arrays are transferred, not copied, and rebuilt on the
+ * folding thread without parsing any text (ADR 26). Measured against the alternatives (CPU a
+ * line on the folding thread): JSON.parse of the line's bytes again there cost 2.5 µs, the
+ * structured clone of the worker's objects 3.5 (and as much again in the worker).
  */
 export interface ParsedBatch {
   /** Lines read, blank ones included. */
   readonly lines: number;
   /** Bytes of the file read once the batch's last line was. */
   readonly bytesRead: number;
-  /** The valid lines' bytes (UTF-8, checked), one after the other. */
-  readonly events: Uint8Array<ArrayBuffer>;
-  /** Where each valid line ends in `events`. */
-  readonly ends: Uint32Array<ArrayBuffer>;
+  /** The valid events, in order. */
+  readonly events: Tape;
   /** The refused lines, in order. */
   readonly rejected: readonly RejectedLine[];
 }
 
 /** The buffers to transfer with a batch. */
-export const transferables = (batch: ParsedBatch): ArrayBuffer[] => [
-  batch.events.buffer,
-  batch.ends.buffer,
-];
+export const transferables = (batch: ParsedBatch): ArrayBuffer[] => tapeBuffers(batch.events);
 
 /** Judges lines as `ReplayEngine.ingestLine` would, a batch at a time (the worker's side). */
 export class BatchBuilder {
   private lines = 0;
   private judged = 0;
-  private valid: Uint8Array[] = [];
-  private validBytes = 0;
+  private readonly tape = new TapeWriter();
   private rejected: RejectedLine[] = [];
 
   /** Lines added since the last batch taken. */
@@ -58,60 +52,63 @@ export class BatchBuilder {
     this.lines++;
     if (isBlankLine(line)) return;
     const outcome = parseEvent(line);
-    if (outcome.ok) {
-      // A view into the chunk read, which is not reused: copied once, into the batch.
-      this.valid.push(line);
-      this.validBytes += line.length;
-    } else {
-      this.rejected.push({ at: this.judged, id: outcome.id, rejection: outcome.rejection });
-    }
+    if (outcome.ok) this.tape.write(outcome.event);
+    else this.rejected.push({ at: this.judged, id: outcome.id, rejection: outcome.rejection });
     this.judged++;
   }
 
   /** The batch so far, and a fresh start. */
   take(bytesRead: number): ParsedBatch {
-    const events = new Uint8Array(this.validBytes);
-    const ends = new Uint32Array(this.valid.length);
-    let at = 0;
-    for (const [i, line] of this.valid.entries()) {
-      events.set(line, at);
-      ends[i] = at += line.length;
-    }
     const batch: ParsedBatch = {
       lines: this.lines,
       bytesRead,
-      events,
-      ends,
+      events: this.tape.take(),
       rejected: this.rejected,
     };
     this.lines = 0;
     this.judged = 0;
-    this.valid = [];
-    this.validBytes = 0;
     this.rejected = [];
     return batch;
   }
 }
 
-/** The batch's parse outcomes in line order, blank lines left out (the folding thread's side). */
-export function outcomesOf(batch: ParsedBatch): ParseOutcome[] {
-  const { ends, rejected } = batch;
-  const bytes = Buffer.from(batch.events.buffer, batch.events.byteOffset, batch.events.length);
-  const outcomes = new Array<ParseOutcome>(ends.length + rejected.length);
-  let event = 0;
-  let start = 0;
-  let refused = 0;
-  for (let i = 0; i < outcomes.length; i++) {
-    const next = rejected[refused];
-    if (next !== undefined && next.at === i) {
-      outcomes[i] = { ok: false, rejection: next.rejection, id: next.id };
-      refused++;
-    } else {
-      const end = ends[event++]!;
-      const text = bytes.toString('utf8', start, end);
-      outcomes[i] = { ok: true, event: JSON.parse(text) as LadderEvent };
-      start = end;
+/**
+ * A batch on the folding thread, with the reader of its worker's tapes: the strings and shapes
+ * it adds are taken in as it arrives (batches of a worker arrive in order), its events are
+ * rebuilt as they are read.
+ */
+export class ReceivedBatch {
+  constructor(
+    private readonly batch: ParsedBatch,
+    private readonly reader: TapeReader,
+  ) {
+    reader.receive(batch.events);
+  }
+
+  get lines(): number {
+    return this.batch.lines;
+  }
+
+  get bytesRead(): number {
+    return this.batch.bytesRead;
+  }
+
+  /** The parse outcomes in line order, blank lines left out; read once, before the next batch. */
+  *outcomes(): Generator<ParseOutcome> {
+    const { rejected } = this.batch;
+    const reader = this.reader;
+    reader.start(this.batch.events);
+    let refused = 0;
+    for (let i = 0; ; i++) {
+      const next = rejected[refused];
+      if (next !== undefined && next.at === i) {
+        yield { ok: false, rejection: next.rejection, id: next.id };
+        refused++;
+      } else if (reader.done) {
+        return;
+      } else {
+        yield { ok: true, event: reader.value() as LadderEvent };
+      }
     }
   }
-  return outcomes;
 }

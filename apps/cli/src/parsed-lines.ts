@@ -1,4 +1,4 @@
-import type { ParsedBatch } from './parsed-batch.js';
+import type { ReceivedBatch } from './parsed-batch.js';
 import { ParseWorkerHandle } from './parse-worker-handle.js';
 
 /** The built parse worker, next to this file. */
@@ -22,7 +22,7 @@ export interface ParsedLinesOptions {
 export async function* parsedLines(
   file: string,
   options: ParsedLinesOptions = {},
-): AsyncGenerator<ParsedBatch> {
+): AsyncGenerator<ReceivedBatch> {
   const workers = Math.max(options.workers ?? 1, 1);
   const handles = Array.from(
     { length: workers },

@@ -1,7 +1,6 @@
 import type { ParseOutcome } from '@ranking/contracts';
 import type { ReplayEngine } from '@ranking/rating';
 import { ndjsonLines } from './ndjson-lines.js';
-import { outcomesOf } from './parsed-batch.js';
 import { type ParsedLinesOptions, parsedLines } from './parsed-lines.js';
 
 /** Reports how many bytes of the file have been folded. */
@@ -14,8 +13,8 @@ export interface ParsedSink {
 
 /**
  * Folds a file's lines into the engine in log order while a worker thread reads, splits, parses
- * and validates the next ones (two cores: what is left here is the fold, and a JSON.parse of
- * each valid line to get the object back). Returns the number of lines, blank ones included.
+ * and validates the next ones (two cores: what is left here is the fold, and rebuilding the
+ * events the worker parsed from its tape, without parsing text again). Returns the number of lines, blank ones included.
  */
 export async function replayFile(
   engine: ParsedSink,
@@ -25,7 +24,7 @@ export async function replayFile(
 ): Promise<number> {
   let lines = 0;
   for await (const batch of parsedLines(file, options)) {
-    for (const outcome of outcomesOf(batch)) engine.ingestParsed(outcome);
+    for (const outcome of batch.outcomes()) engine.ingestParsed(outcome);
     lines += batch.lines;
     onBytes(batch.bytesRead);
   }

@@ -6,6 +6,7 @@ import {
   parseEvent,
   type ParseOutcome,
 } from '@ranking/contracts';
+import { IdIndex } from './id-index.js';
 import { dueCloses, openingWindows, periodClosedEvent } from './close-schedule.js';
 import { disconnectPenaltyEvent } from './disconnect-tally.js';
 import type { LadderConfig } from './ladder-config.js';
@@ -75,6 +76,12 @@ export interface LadderWrites {
 /** A ladder's simulated clock: the next open window of each period it closes. */
 type Clock = Map<PeriodWindow['period'], PeriodWindow>;
 
+function earliestClose(windows: Iterable<PeriodWindow>): number {
+  let earliest = Infinity;
+  for (const w of windows) earliest = Math.min(earliest, w.closesAt);
+  return earliest;
+}
+
 /**
  * The offline fold of a whole log across ladders (CONTRACT.md "offline replay"): ids are
  * remembered only for accepted events, each ladder folds its own events in log order.
@@ -82,7 +89,10 @@ type Clock = Map<PeriodWindow['period'], PeriodWindow>;
 export class ReplayEngine {
   private readonly folds = new Map<string, LadderFold>();
   private readonly clocks = new Map<string, Clock>();
-  private readonly seen = new Set<string>();
+  /** Per ladder, the earliest close of its clock: what each event is compared with. */
+  private readonly nextCloses = new Map<string, number>();
+  /** The accepted events' ids: compact, since a replay keeps a million (see IdIndex). */
+  private readonly seen = new IdIndex();
   readonly rejected: ListedEvent[] = [];
   readonly voided: ListedEvent[] = [];
 
@@ -98,7 +108,7 @@ export class ReplayEngine {
       simulate: this.options.simulate,
       keepLogs: keepLogs === 'all' ? 'all' : [...keepLogs],
       ...(this.options.skill === true ? { skill: true } : {}),
-      seen: [...this.seen],
+      seen: Array.from({ length: this.seen.size }, (_, n) => this.seen.idOf(n)),
       ladders: [...this.folds.values()].map((f) => f.snapshot()),
       clocks: [...this.clocks].map(([ladder, clock]) => ({ ladder, windows: [...clock.values()] })),
       rejected: [...this.rejected],
@@ -122,8 +132,7 @@ export class ReplayEngine {
       if (!ladder) throw new Error(`snapshot has ladder ${s.ladder}, which is not configured`);
       engine.folds.set(s.ladder, LadderFold.restore(ladder, s));
     }
-    for (const c of snapshot.clocks)
-      engine.clocks.set(c.ladder, new Map(c.windows.map((w) => [w.period, w])));
+    for (const c of snapshot.clocks) engine.setClock(c.ladder, c.windows);
     engine.rejected.push(...snapshot.rejected);
     engine.voided.push(...snapshot.voided);
     return engine;
@@ -144,7 +153,7 @@ export class ReplayEngine {
 
   /** One schema-valid event. */
   ingest(event: LadderEvent): Exclude<IngestResult, { kind: 'skipped' }> {
-    if (this.seen.has(event.id)) return { kind: 'duplicate', id: event.id };
+    if (this.seen.find(event.id) >= 0) return { kind: 'duplicate', id: event.id };
     const fold = this.foldOf(event.ladder);
     if (!fold) return this.rejectWith(event.id, 'unknown-ladder', `no ladder ${event.ladder}`);
     if (this.options.simulate) {
@@ -174,7 +183,7 @@ export class ReplayEngine {
     if (this.options.simulate && outcome.status === 'applied' && event.type === 'game.finished') {
       for (const { player, ordinal } of outcome.disconnectPenalties) {
         const penalty = disconnectPenaltyEvent(fold.ladder, player, ordinal, event.finishedAt);
-        if (!this.seen.has(penalty.id)) this.apply(fold, penalty);
+        if (this.seen.find(penalty.id) < 0) this.apply(fold, penalty);
       }
     }
     return { kind: 'accepted', event, outcome };
@@ -242,13 +251,17 @@ export class ReplayEngine {
   }
 
   private startClock(fold: LadderFold, at: number): void {
-    const windows = openingWindows(fold.rules, fold.calendar, at);
-    this.clocks.set(fold.ladder.id, new Map(windows.map((w) => [w.period, w])));
+    this.setClock(fold.ladder.id, openingWindows(fold.rules, fold.calendar, at));
+  }
+
+  private setClock(ladder: string, windows: readonly PeriodWindow[]): void {
+    this.clocks.set(ladder, new Map(windows.map((w) => [w.period, w])));
+    this.nextCloses.set(ladder, earliestClose(windows));
   }
 
   private closesDue(fold: LadderFold, at: number): boolean {
-    const clock = this.clocks.get(fold.ladder.id);
-    return clock !== undefined && [...clock.values()].some((w) => w.closesAt <= at);
+    const next = this.nextCloses.get(fold.ladder.id);
+    return next !== undefined && next <= at;
   }
 
   /** Closes, oldest first (weekly, monthly, daily at one instant), every window ending by `at`. */
@@ -257,9 +270,10 @@ export class ReplayEngine {
     const { due, open } = dueCloses([...clock.values()], fold.calendar, at);
     // Set in place: the clock keeps its period order, which snapshots write out.
     for (const w of open) clock.set(w.period, w);
+    this.nextCloses.set(fold.ladder.id, earliestClose(clock.values()));
     for (const w of due) {
       const close = periodClosedEvent(fold.ladder.id, fold.calendar, w);
-      if (!this.seen.has(close.id)) this.apply(fold, close);
+      if (this.seen.find(close.id) < 0) this.apply(fold, close);
     }
   }
 }
