@@ -31,6 +31,7 @@ export class OutboxRelay
       logger: new Logger(OutboxRelay.name),
       // A row is a whole transaction's messages: any row at all is worth another round.
       busyAt: 1,
+      published: (_rows, seconds) => metrics.outboxRound.observe(seconds),
       round: (publish) =>
         db.transaction(async (manager) => {
           const log = new MessageLog(preparedSqlOf(manager), handoff);
