@@ -107,6 +107,9 @@ let timings = new Map<string, Timing>();
 // Commits, seen from outside: each ladder's sequence grows in log order, one partition at a time.
 const lastSeq = new Map<string, number>([...ladderRegistry().keys()].map((l) => [l, 0]));
 let polling = true;
+/** The warm-up event under way, if any. */
+let warm = null as { id: string; done: () => void } | null;
+
 /** Poll periods (between two polls' snapshots): how late a commit can be seen at worst. */
 let pollPeriods: number[] = [];
 const poller = (async () => {
@@ -137,6 +140,7 @@ const poller = (async () => {
       if (row.ladder === null) continue;
       lastSeq.set(row.ladder, Math.max(lastSeq.get(row.ladder) ?? 0, Number(row.seq)));
       const timing = timings.get(row.event_id);
+      if (row.event_id === warm?.id) warm.done();
       if (timing) {
         timing.began = Number(row.began);
         timing.committed = Math.min(asked, timing.committed ?? asked);
@@ -145,7 +149,6 @@ const poller = (async () => {
     await new Promise((r) => setTimeout(r, 10));
   }
 })();
-let warm: { id: string; done: () => void } | null = null;
 const consumer = kafka.consumer({ groupId: `${prefix}latency`, maxWaitTimeInMs: 50 });
 await consumer.connect();
 await consumer.subscribe({ topic: topics.ratingChanges, fromBeginning: true });
@@ -167,7 +170,10 @@ await consumer.run({
 const producer = kafka.producer();
 await producer.connect();
 
-/** Waits until one event sent to `topic` has gone all the way through (group joins, first fold). */
+/**
+ * Waits until one event sent to `topic` is committed or published (group joins, first fold): the
+ * commit counts too, as the rules may void it (no rating change then).
+ */
 async function warmUp(topic: string, n: number): Promise<void> {
   const id = `warm-up-${n}`;
   await new Promise<void>((resolve) => {
