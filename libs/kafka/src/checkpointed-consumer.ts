@@ -13,6 +13,11 @@ export interface ConsumerObserver {
   outcomes?(outcomes: readonly OutcomeCount[]): void;
   /** A group of partition batches was settled: its messages, and the time it took in seconds. */
   settled?(messages: number, seconds: number): void;
+  /**
+   * A partition batch was handed over: each message's wait, in seconds, from its Kafka timestamp
+   * (the producer's clock, or the broker's for LogAppendTime topics) to now.
+   */
+  fetched?(waits: readonly number[]): void;
   /** The lag was measured (on a timer, so a stalled consumer shows too). */
   lag?(lag: ConsumerLag): void;
 }
@@ -252,6 +257,11 @@ export class CheckpointedConsumer<Tx> {
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
     if (batch.messages.length === 0) return;
+    const { observer } = this.options;
+    if (observer?.fetched) {
+      const now = Date.now();
+      observer.fetched(batch.messages.map((m) => Math.max(0, now - Number(m.timestamp)) / 1000));
+    }
     const messages: ConsumedMessage[] = batch.messages.map((m) => ({
       topic: batch.topic,
       partition: batch.partition,

@@ -29,6 +29,8 @@ export interface OutboxRelayOptions {
   readonly logger: RelayLogger;
   /** A round that claimed at least this many rows is followed at once; fewer, after the idle tick. */
   readonly busyAt: number;
+  /** A round that published something took `seconds` (metrics). */
+  readonly published?: (rows: number, seconds: number) => void;
 }
 
 /** Messages per produce request: keeps each partition's record batch well under the broker's limit. */
@@ -91,7 +93,9 @@ export class OutboxRelayLoop {
     while (this.running) {
       let sent = 0;
       try {
+        const started = performance.now();
         sent = await this.relayOnce();
+        if (sent > 0) this.options.published?.(sent, (performance.now() - started) / 1000);
         failures = 0;
       } catch (error) {
         const wait = backoffDelay(++failures);

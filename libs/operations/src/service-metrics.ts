@@ -32,6 +32,28 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly batchMessages = new Histogram({
+    name: 'ranking_batch_messages',
+    help: 'Consumed messages settled in one transaction (a fetch, or a part of a large one)',
+    buckets: [1, 10, 50, 100, 250, 500, 1000, 2000, 5000, 10_000, 50_000],
+    registers: [this.registry],
+  });
+
+  readonly fetchWait = new Histogram({
+    name: 'ranking_fetch_wait_seconds',
+    help: 'Per consumed message: from its Kafka timestamp (when it was produced) to its hand-over to the consumer',
+    labelNames: ['topic'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly outboxRound = new Histogram({
+    name: 'ranking_outbox_round_seconds',
+    help: 'One outbox relay round that published something: claim, publish (acknowledged), delete, commit',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
   readonly periodCloses = new Counter({
     name: 'ranking_period_closes_total',
     help: 'Period closes decided (period.closed events written to the outbox)',
@@ -108,7 +130,14 @@ export class ServiceMetrics {
         for (const { outcome, reason, count } of outcomes)
           this.events.inc({ outcome, reason: reason ?? '' }, count);
       },
-      settled: (_messages, seconds) => this.batchDuration.observe(seconds),
+      settled: (messages, seconds) => {
+        this.batchDuration.observe(seconds);
+        this.batchMessages.observe(messages);
+      },
+      fetched: (waits) => {
+        const histogram = this.fetchWait.labels({ topic });
+        for (const wait of waits) histogram.observe(wait);
+      },
       lag: ({ partitions }) => {
         for (const [partition, lag] of partitions)
           this.consumerLag.set({ topic, partition: String(partition) }, Number(lag));
