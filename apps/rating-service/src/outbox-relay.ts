@@ -36,7 +36,7 @@ export class OutboxRelay
         db.transaction(async (manager) => {
           // Only the deletes commit here, after the broker acknowledged: one lost in a crash of
           // PostgreSQL sends its row again (the relay is at least once anyway), so this commit
-          // need not wait for the WAL's flush, which on a busy disk holds up the consumer's (ADR 26).
+          // need not wait for the WAL's flush, which on a busy disk holds up the consumer's (ADR 27).
           await manager.query('SET LOCAL synchronous_commit = off');
           const log = new MessageLog(preparedSqlOf(manager), handoff);
           const { rows, messages } = await log.claimOutbox(ROWS);
