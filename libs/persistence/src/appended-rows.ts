@@ -23,11 +23,18 @@ function stored(value: AppendValue): AppendValue {
   return value;
 }
 
-/** A value as a COPY text field. */
-function copyField(value: AppendValue): string {
-  const v = stored(value);
-  if (v === null) return '\\N';
-  return typeof v === 'number' ? String(v) : copyTextField(v);
+/** COPY's text format escapes these (see copy-from.ts); most fields hold none. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
+/**
+ * A value as a COPY text field. A `json` column holds `JSON.stringify` output, which escapes
+ * NUL and unpaired surrogates itself, so only text columns are checked (`stored`).
+ */
+function copyField(value: AppendValue, json: boolean): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  if (!json) stored(value);
+  return COPY_SPECIAL.test(value) ? copyTextField(value) : value;
 }
 
 /**
@@ -44,8 +51,15 @@ export async function appendRows(
   if (rows.length === 0) return;
   const names = columns.map(([name]) => name).join(', ');
   if (sql.copyFrom) {
+    // One string built in place: no per-row array of fields and join (the drain's hot loop).
+    const json = columns.map(([, type]) => type === 'json');
+    const width = columns.length;
     let data = '';
-    for (const row of rows) data += `${row.map(copyField).join('\t')}\n`;
+    for (const row of rows) {
+      data += copyField(row[0] ?? null, json[0]!);
+      for (let i = 1; i < width; i++) data += '\t' + copyField(row[i] ?? null, json[i]!);
+      data += '\n';
+    }
     await sql.copyFrom(`COPY ${table} (${names}) FROM STDIN`, data);
     return;
   }
