@@ -66,7 +66,7 @@ async function timedCall<T>(text: string, call: () => Promise<T>): Promise<T> {
 }
 const timed = (sql: Sql): Sql => ({
   query: <T>(text: string, params?: unknown[]) => timedCall(text, () => sql.query<T>(text, params)),
-  copyFrom: (statement: string, data: string) =>
+  copyFrom: (statement: string, data: string | Buffer) =>
     timedCall(statement, () => sql.copyFrom!(statement, data)),
 });
 

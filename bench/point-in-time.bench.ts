@@ -4,7 +4,7 @@
 //             a few thousand rows for the busiest, one or two for the quietest) folded by the
 //             rating service's own batch transaction (`handlePartitionBatch`, 3,000 messages
 //             each), so the history rows are the service's. The last fifth goes in four chunks,
-//             with ADR 20's indexes (`rating_history_at`, and `rating_history_player` carrying
+//             with ADR 20's indexes (`rating_history_when`, ADR 26's form of `rating_history_at`, and `rating_history_player` carrying
 //             the board fields), with the indexes before it, before, and ADR 20's again: what
 //             they cost the rating service, under the same load.
 //   SQL       at a quarter, half and all of the history, in this process, the better of two
@@ -127,12 +127,12 @@ const cost = { with: { wall: 0, cpu: 0, n: 0 }, without: { wall: 0, cpu: 0, n: 0
 let createIndex = 0;
 // The indexes before ADR 20, and its own (the migration's): toggled between the chunks.
 const before = [
-  'DROP INDEX rating_history_at',
+  'DROP INDEX rating_history_when',
   'DROP INDEX rating_history_player',
   'CREATE INDEX rating_history_player ON rating_history (ladder, player, id DESC)',
 ];
 const ours = [
-  'CREATE INDEX rating_history_at ON rating_history (ladder, at, id)',
+  'CREATE INDEX rating_history_when ON rating_history (ladder, at, seq, id)',
   'DROP INDEX rating_history_player',
   `CREATE INDEX rating_history_player ON rating_history (ladder, player, id DESC)
      INCLUDE (after, games, wins, losses, draws, rated_games, level)`,
@@ -162,11 +162,11 @@ const [stats] = await db.query<
   `SELECT (SELECT count(*) FROM rating_history) AS rows,
           (SELECT count(*) FROM ladder_players WHERE games > 0) AS players,
           (SELECT max(n) FROM (SELECT count(*) AS n FROM rating_history GROUP BY player) c) AS busiest,
-          pg_size_pretty(pg_relation_size('rating_history_at')) AS at,
+          pg_size_pretty(pg_relation_size('rating_history_when')) AS at,
           pg_size_pretty(pg_relation_size('rating_history_player')) AS player`,
 );
 console.log(
-  `history: ${Number(stats!.rows).toLocaleString('en')} rows for ${Number(stats!.players).toLocaleString('en')} players (busiest ${Number(stats!.busiest).toLocaleString('en')} rows); rating_history_at ${stats!.at} and rating_history_player ${stats!.player}, both built in ${createIndex.toFixed(1)} s`,
+  `history: ${Number(stats!.rows).toLocaleString('en')} rows for ${Number(stats!.players).toLocaleString('en')} players (busiest ${Number(stats!.busiest).toLocaleString('en')} rows); rating_history_when ${stats!.at} and rating_history_player ${stats!.player}, both built in ${createIndex.toFixed(1)} s`,
 );
 console.log(
   `rating service per event, last fifth in alternate chunks: with ADR 20's indexes ${perEvent(cost.with)}; with the indexes before ${perEvent(cost.without)}`,

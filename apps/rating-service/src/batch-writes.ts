@@ -10,6 +10,7 @@ import {
   type RawMessage,
 } from '@ranking/persistence';
 import {
+  type MessagePlace,
   type PlayerChange,
   type PlayerState,
   ratingChangeMessage,
@@ -57,7 +58,10 @@ export class BatchWrites {
     this.outbox.push({
       topic: this.topics.ratingChanges,
       key: event.ladder,
-      value: JSON.stringify(ratingChangeMessage(event, place, rows, moved)),
+      value:
+        event.type === 'period.closed' || event.type === 'player.annulled'
+          ? JSON.stringify(ratingChangeMessage(event, place, rows, moved))
+          : listedMessageText(event, place, rows),
       headers: { 'x-event-id': event.id },
     });
   }
@@ -89,4 +93,36 @@ export function historyRows(
     standing: boardStandingOf(players.get(change.player)!),
     skill: skill.get(change.player) ?? null,
   }));
+}
+
+/** A number as JSON writes it (not finite: null). */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * `JSON.stringify(ratingChangeMessage(event, place, rows, …))` for an event whose message lists
+ * its changes (a game, a correction, a penalty), written directly: each change is stringified
+ * once and the board fields appended, instead of copying every change into a new object
+ * (`listedChange`) and stringifying the whole message (a drain does this for every event).
+ * The rating-changes contract spec checks that both write the same text.
+ */
+export function listedMessageText(
+  event: LadderEvent,
+  place: MessagePlace,
+  rows: readonly Pick<HistoryRow, 'change' | 'standing' | 'skill'>[],
+): string {
+  const head = { eventId: event.id, ladder: event.ladder, ...place, type: event.type };
+  let text = `${JSON.stringify(head).slice(0, -1)},"changes":[`;
+  for (let i = 0; i < rows.length; i++) {
+    const { change, standing: s, skill } = rows[i]!;
+    // A change is a non-empty object without `standing` or `skill` members: they follow its own.
+    if (i > 0) text += ',';
+    text +=
+      `${JSON.stringify(change).slice(0, -1)},"standing":{"games":${jsonNumber(s.games)}` +
+      `,"wins":${jsonNumber(s.wins)},"losses":${jsonNumber(s.losses)},"draws":${jsonNumber(s.draws)}` +
+      `,"ratedGames":${jsonNumber(s.ratedGames)},"level":${jsonNumber(s.level)}}`;
+    if (skill !== null)
+      text += `,"skill":{"mu":${jsonNumber(skill.after.mu)},"sigma":${jsonNumber(skill.after.sigma)}}`;
+    text += '}';
+  }
+  return `${text}]}`;
 }

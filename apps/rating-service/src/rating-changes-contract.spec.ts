@@ -2,6 +2,7 @@ import { readRatingChanges } from '@ranking/contracts';
 import { generateEvents } from '@ranking/generator';
 import { boardStandingOf } from '@ranking/persistence';
 import { ladderRegistry, ratingChangeMessage, ReplayEngine } from '@ranking/rating';
+import { listedMessageText } from './batch-writes.js';
 
 describe('the rating-changes messages the rating service publishes', () => {
   it('given a generated log over every built-in ladder (closes and corrections), then every message passes the contract and reads back as written', () => {
@@ -33,6 +34,9 @@ describe('the rating-changes messages the rating service publishes', () => {
       const message = ratingChangeMessage(result.event, place, moved, changes.length);
       const read = readRatingChanges(JSON.stringify(message));
       expect(read).toEqual({ ok: true, message });
+      // The service writes listed messages directly: the same text, byte for byte.
+      if (message.type !== 'period.closed')
+        expect(listedMessageText(result.event, place, moved)).toBe(JSON.stringify(message));
       for (const change of changes) kinds.add(change.why.kind);
       types.add(message.type);
     }

@@ -6,26 +6,13 @@ interface PgCopyClient {
   query<S extends NodeJS.WritableStream>(stream: S): S;
 }
 
-/** COPY's text format escapes these four (a tab and a newline separate fields and rows). */
-const COPY_SPECIAL = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = {
-  '\\': '\\\\',
-  '\t': '\\t',
-  '\n': '\\n',
-  '\r': '\\r',
-};
-
-/** A text as a field of COPY's text format. */
-export const copyTextField = (text: string): string =>
-  text.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!);
-
 /**
  * `Sql.copyFrom` on a transaction's connection: the COPY data streams on the client the
  * transaction holds, so it commits or rolls back with the rest (pg-copy-streams).
  */
 export function copyFromOn(
   runner: QueryRunner,
-): (statement: string, data: string) => Promise<void> {
+): (statement: string, data: string | Buffer) => Promise<void> {
   return async (statement, data) => {
     const client = (await runner.connect()) as PgCopyClient;
     const stream = client.query(copyFromStdin(statement));

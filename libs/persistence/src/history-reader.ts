@@ -70,8 +70,11 @@ export class HistoryReader {
     );
     const seqs = [...new Set(rows.map((r) => r.seq))];
     const events = await this.events(ladder, seqs);
-    const games = seqs.filter((seq) => GAME_TYPES.has(events.get(seq)?.type ?? ''));
-    const others = await this.others(ladder, player, games);
+    const games = rows.filter((r) => GAME_TYPES.has(events.get(r.seq)?.type ?? ''));
+    const others = await this.others(
+      ladder,
+      games.map((r) => r.id),
+    );
     return rows.map((r) => ({
       id: Number(r.id),
       seq: Number(r.seq),
@@ -110,14 +113,16 @@ export class HistoryReader {
     return bySeq;
   }
 
-  /** Every other player's row of these events, by seq. */
+  /**
+   * Every other player's row of the events of these rows (the page player's), by seq. The rows
+   * of one event are one transaction's and share its instant: `rating_history_when` finds them.
+   */
   private async others(
     ladder: string,
-    player: string,
-    seqs: readonly string[],
+    rowIds: readonly string[],
   ): Promise<Map<string, HistoryOther[]>> {
     const bySeq = new Map<string, HistoryOther[]>();
-    if (seqs.length === 0) return bySeq;
+    if (rowIds.length === 0) return bySeq;
     const rows = await this.sql.query<{
       seq: string;
       player: string;
@@ -126,9 +131,11 @@ export class HistoryReader {
       delta: number;
       result: string | null;
     }>(
-      `SELECT seq, player, before, after, delta, result FROM rating_history
-       WHERE ladder = $1 AND seq = ANY($2::bigint[]) AND player <> $3 ORDER BY id`,
-      [ladder, seqs, player],
+      `SELECT o.seq, o.player, o.before, o.after, o.delta, o.result
+       FROM rating_history r JOIN rating_history o
+         ON o.ladder = r.ladder AND o.at = r.at AND o.seq = r.seq AND o.player <> r.player
+       WHERE r.id = ANY($2::bigint[]) AND r.ladder = $1 ORDER BY o.id`,
+      [ladder, rowIds],
     );
     for (const r of rows) {
       const other = {

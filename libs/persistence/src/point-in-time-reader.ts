@@ -46,14 +46,15 @@ export class PointInTimeReader {
 
   /**
    * The ladder's last history row at or before `at`, or null when it had none (the instant is
-   * before its first change). One descent of `rating_history_at`: a ladder's rows are written
+   * before its first change). One descent of `rating_history_when`: a ladder's rows are written
    * in its log's order, so its instants rise with the ids, and the rows up to this id are
-   * exactly those of the instants up to `at`.
+   * exactly those of the instants up to `at`. The rows of one instant are one transaction's,
+   * written in log order: by seq, then id, is by id (the index's order).
    */
   async cut(ladder: string, at: Date): Promise<HistoryCut | null> {
     const rows = await this.sql.query<{ id: string; at: Date }>(
       `SELECT id, at FROM rating_history WHERE ladder = $1 AND at <= $2
-       ORDER BY at DESC, id DESC LIMIT 1`,
+       ORDER BY at DESC, seq DESC, id DESC LIMIT 1`,
       [ladder, at],
     );
     const row = rows[0];

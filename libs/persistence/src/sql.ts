@@ -2,10 +2,10 @@
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /**
-   * Runs `COPY … FROM STDIN` with `data` (rows in COPY's text format), where the connection
-   * offers it (a transaction's own client); repositories fall back to INSERT without it.
+   * Runs `COPY … FROM STDIN` with `data` (rows in the format the statement names), where the
+   * connection offers it (a transaction's own client); repositories fall back to INSERT without it.
    */
-  copyFrom?(statement: string, data: string): Promise<void>;
+  copyFrom?(statement: string, data: string | Buffer): Promise<void>;
   /** Streams `COPY … TO STDOUT` on the same connection (and so the same transaction), where offered. */
   copyTo?(statement: string): AsyncIterable<Buffer>;
 }

@@ -15,6 +15,7 @@ import { HistoryAsOfIndex1765550000000 } from './1765550000000-history-as-of-ind
 import { HistoryByEvent1765600000000 } from './1765600000000-history-by-event.js';
 import { LadderSnapshots1765700000000 } from './1765700000000-ladder-snapshots.js';
 import { LastMessageSeq1765750000000 } from './1765750000000-last-message-seq.js';
+import { HistoryEventInstantIndex1765800000000 } from './1765800000000-history-event-instant-index.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   HistoryByEvent1765600000000,
   LadderSnapshots1765700000000,
   LastMessageSeq1765750000000,
+  HistoryEventInstantIndex1765800000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
