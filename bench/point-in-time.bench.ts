@@ -4,7 +4,7 @@
 //             a few thousand rows for the busiest, one or two for the quietest) folded by the
 //             rating service's own batch transaction (`handlePartitionBatch`, 3,000 messages
 //             each), so the history rows are the service's. The last fifth goes in four chunks,
-//             with ADR 20's indexes (`rating_history_when`, ADR 26's form of `rating_history_at`, and `rating_history_player` carrying
+//             with ADR 20's indexes (`rating_history_when`, ADR 28's form of `rating_history_at`, and `rating_history_player` carrying
 //             the board fields), with the indexes before it, before, and ADR 20's again: what
 //             they cost the rating service, under the same load.
 //   SQL       at a quarter, half and all of the history, in this process, the better of two

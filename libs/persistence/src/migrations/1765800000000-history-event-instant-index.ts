@@ -10,7 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - a history page's other players of a game: the rows of one event are one transaction's, so
  *   they share its instant, and (ladder, at, seq) finds exactly them.
  * Each history row writes three index entries instead of four (a drain writes about two rows
- * an event; ADR 26). Only indexes change: the rows are untouched.
+ * an event; ADR 28). Only indexes change: the rows are untouched.
  */
 export class HistoryEventInstantIndex1765800000000 implements MigrationInterface {
   name = 'HistoryEventInstantIndex1765800000000';
