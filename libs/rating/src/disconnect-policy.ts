@@ -17,6 +17,13 @@ export interface DisconnectCounter {
   readonly penalties: number;
 }
 
+/** A counter before the player's first game. */
+export const NO_DISCONNECTS: DisconnectCounter = Object.freeze({
+  count: 0,
+  streak: 0,
+  penalties: 0,
+});
+
 export interface DisconnectStep {
   readonly counter: DisconnectCounter;
   /** Set when this game triggers a penalty: its ordinal (1 for the player's first). */

@@ -3,6 +3,7 @@ import {
   countDisconnect,
   type DisconnectCounter,
   disconnectPenaltyId,
+  NO_DISCONNECTS,
   type DisconnectRule,
 } from './disconnect-policy.js';
 import { decideGame } from './game-decision.js';
@@ -11,7 +12,7 @@ import { PeriodCalendar } from './period-clock.js';
 import { newPlayersBefore } from './player-table.js';
 import { RULE_SETS } from './rule-sets.js';
 
-export const NO_DISCONNECTS: DisconnectCounter = { count: 0, streak: 0, penalties: 0 };
+export { NO_DISCONNECTS };
 
 /** One player's report in a game that moves disconnect counters. */
 export interface DisconnectReport {

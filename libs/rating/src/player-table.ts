@@ -1,8 +1,8 @@
-import type { DisconnectCounter } from './disconnect-policy.js';
+import { type DisconnectCounter, NO_DISCONNECTS } from './disconnect-policy.js';
 import type { PlayersBefore } from './game-decision.js';
 import type { LadderConfig } from './ladder-config.js';
 import { countIn, NO_COUNTS, ownCounts, type PeriodCounts } from './period-counts.js';
-import { type PlayerSnapshot, type PlayerState, XINBO_START_LEVEL } from './player-state.js';
+import { newPlayer, type PlayerSnapshot, type PlayerState, snapshotOf } from './player-state.js';
 
 const FIRST_CAPACITY = 64;
 
@@ -87,12 +87,11 @@ export class PlayerTable {
     if (i === this.capacity) this.grow();
     this.ids.push(id);
     this.index.set(id, i);
-    this.num[i * NUM + RATING] = this.ladder.startRating;
-    this.num[i * NUM + FIRST_RATED_AT] = NaN;
-    this.small[i * SMALL + LEVEL] = XINBO_START_LEVEL;
     this.weekGames.push(NO_COUNTS);
     this.monthGames.push(NO_COUNTS);
     this.dayCaptures.push(NO_COUNTS);
+    // The start state has one definition (newPlayer): a new player is rare next to its games.
+    this.write(i, newPlayer(id, this.ladder));
     return i;
   }
 
@@ -201,12 +200,7 @@ export class GamePlayers implements PlayersBefore {
     public table: PlayerTable,
     ladder: LadderConfig,
   ) {
-    this.fresh = Object.freeze({
-      rating: ladder.startRating,
-      level: XINBO_START_LEVEL,
-      territory: false,
-      dayTally: 0,
-    });
+    this.fresh = startSnapshot(ladder);
   }
 
   snapshot(slot: number, dayKey: string | null): PlayerSnapshot {
@@ -216,24 +210,21 @@ export class GamePlayers implements PlayersBefore {
 
   counter(slot: number): DisconnectCounter {
     const n = this.numbers[slot]!;
-    return n < 0 ? NO_COUNTER : this.table.counter(n);
+    return n < 0 ? NO_DISCONNECTS : this.table.counter(n);
   }
 }
 
 /** More players than any rule set's games have (card-points plays 4, squares up to 4). */
 const MAX_SLOTS = 32;
 
-const NO_COUNTER: DisconnectCounter = Object.freeze({ count: 0, streak: 0, penalties: 0 });
+/** What a decision reads of a player new to the ladder. */
+const startSnapshot = (ladder: LadderConfig): PlayerSnapshot =>
+  Object.freeze(snapshotOf(newPlayer('', ladder), null));
 
 /** Players of games that change no state: every one new (disconnect-tally.ts decides on those). */
 export const newPlayersBefore = (ladder: LadderConfig): PlayersBefore => ({
-  snapshot: () => ({
-    rating: ladder.startRating,
-    level: XINBO_START_LEVEL,
-    territory: false,
-    dayTally: 0,
-  }),
-  counter: () => NO_COUNTER,
+  snapshot: () => startSnapshot(ladder),
+  counter: () => NO_DISCONNECTS,
 });
 
 /**
