@@ -1,4 +1,5 @@
-import { predictDraw, predictWin, rate, rating } from 'openskill';
+import { predictDraw, predictWin, rating } from 'openskill';
+import { plackettLuce } from './plackett-luce.js';
 import type { SkillMatch } from './skill-match.js';
 
 /**
@@ -14,8 +15,9 @@ export interface Skill {
 export const SKILL_PRIOR: Skill = Object.freeze(rating());
 
 /**
- * The estimates after a game (openskill's Plackett-Luce model with its defaults), per player in
- * the event's order; players outside every side keep theirs.
+ * The estimates after a game (openskill's Plackett-Luce model with its defaults, the same
+ * numbers as its `rate`: plackett-luce.ts), per player in the event's order; players outside
+ * every side keep theirs.
  */
 export function rateMatch(before: readonly Skill[], match: SkillMatch): Skill[] {
   const { sides } = match;
@@ -25,9 +27,9 @@ export function rateMatch(before: readonly Skill[], match: SkillMatch): Skill[] 
     for (const i of side) team.push(before[i]!);
     teams.push(team);
   }
-  const rated = rate(teams, { rank: [...match.places] });
+  const rated = plackettLuce(teams, match.places);
   const after = [...before];
-  // openskill's results are fresh {mu, sigma} objects: kept as they are.
+  // The results are fresh {mu, sigma} objects: kept as they are.
   for (let s = 0; s < sides.length; s++) {
     const side = sides[s]!;
     for (let k = 0; k < side.length; k++) after[side[k]!] = rated[s]![k]!;
