@@ -33,4 +33,5 @@ export * from './appended-rows.js';
 export * from './copy-to.js';
 export * from './point-in-time-reader.js';
 export * from './ladder-snapshots.js';
+export * from './payload-parser.js';
 export * from './pg-ladder-store.js';

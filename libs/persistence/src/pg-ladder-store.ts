@@ -9,6 +9,7 @@ import {
 import { payloadBatches } from './event-payload-copy.js';
 import { sqlLiteral } from './copy-to.js';
 import { LadderSnapshots } from './ladder-snapshots.js';
+import { INLINE_PAYLOADS, type PayloadParser } from './payload-parser.js';
 import type { Sql } from './sql.js';
 
 /** Rows per page where the connection cannot stream a COPY, and per look for covered games. */
@@ -23,9 +24,11 @@ const LOOK = 200;
 export class PgLadderStore implements LadderStore {
   private readonly snapshots: LadderSnapshots;
 
+  /** `parser`: how the log's payloads become events (by default on this thread, as read). */
   constructor(
     private readonly sql: Sql,
     private readonly ladders: ReadonlyMap<string, LadderConfig>,
+    private readonly parser: PayloadParser = INLINE_PAYLOADS,
   ) {
     this.snapshots = new LadderSnapshots(sql);
   }
@@ -35,16 +38,7 @@ export class PgLadderStore implements LadderStore {
     if (this.sql.copyTo) {
       const copy = `COPY (SELECT payload FROM event_store WHERE ladder = ${sqlLiteral(ladder)}
         AND seq > ${Number(after)} AND seq <= ${Number(upTo)} ORDER BY seq) TO STDOUT`;
-      for await (const text of payloadBatches(this.sql.copyTo(copy))) {
-        const batch: LadderEvent[] = [];
-        for (
-          let at = 0, end = text.indexOf('\n');
-          end >= 0;
-          at = end + 1, end = text.indexOf('\n', at)
-        )
-          batch.push(JSON.parse(text.slice(at, end)) as LadderEvent);
-        yield batch;
-      }
+      yield* this.parser.events(payloadBatches(this.sql.copyTo(copy)));
       return;
     }
     for (let from = after; from < upTo; from += PAGE) {

@@ -14,6 +14,7 @@ import {
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { publishLadderEvent } from '../ladder-event-publisher.js';
+import { withOffThreadPayloads } from '../off-thread-payloads.js';
 import { ProgressLadderStore } from '../store-progress.js';
 
 interface AnnulFlags {
@@ -134,41 +135,43 @@ export async function previewAnnulment(
   const db = createDataSource(databaseUrl, 'ranking-annul');
   await db.initialize();
   try {
-    return await db.transaction('REPEATABLE READ', async (manager) => {
-      const store = new ProgressLadderStore(
-        new PgLadderStore(sqlOf(manager), new Map([[ladder.id, ladder]])),
-        'annul',
-      );
-      // Players only: the skill estimate is not part of what an annulment reports.
-      const now = await foldFromStore(store, ladder, { skill: false });
-      const then = await foldFromStore(store, ladder, {
-        upTo: now.position,
-        skill: false,
-        then: [event],
-      });
-      const rejected = now.rejected + then.rejected;
-      if (rejected > 0)
-        new CommandLog('annul').warn(
-          `warning: the folds rejected ${rejected} events (ladder configuration changed?)`,
-          { ladder: ladder.id, rejected },
+    return await db.transaction('REPEATABLE READ', (manager) =>
+      withOffThreadPayloads(async (parser) => {
+        const store = new ProgressLadderStore(
+          new PgLadderStore(sqlOf(manager), new Map([[ladder.id, ladder]]), parser),
+          'annul',
         );
-      // The annulment would stand right after the stored log.
-      const why = annulmentWhy(annulmentOf(event, now.position));
-      const changes = refoldChanges(now.fold.players, then.fold.players, why);
-      return {
-        ladder: ladder.id,
-        player: event.player,
-        since: event.since,
-        events: now.position,
-        moved: changes.length,
-        changes: changes.map(({ player, before, after, delta }) => ({
-          player,
-          before,
-          after,
-          delta,
-        })),
-      };
-    });
+        // Players only: the skill estimate is not part of what an annulment reports.
+        const now = await foldFromStore(store, ladder, { skill: false });
+        const then = await foldFromStore(store, ladder, {
+          upTo: now.position,
+          skill: false,
+          then: [event],
+        });
+        const rejected = now.rejected + then.rejected;
+        if (rejected > 0)
+          new CommandLog('annul').warn(
+            `warning: the folds rejected ${rejected} events (ladder configuration changed?)`,
+            { ladder: ladder.id, rejected },
+          );
+        // The annulment would stand right after the stored log.
+        const why = annulmentWhy(annulmentOf(event, now.position));
+        const changes = refoldChanges(now.fold.players, then.fold.players, why);
+        return {
+          ladder: ladder.id,
+          player: event.player,
+          since: event.since,
+          events: now.position,
+          moved: changes.length,
+          changes: changes.map(({ player, before, after, delta }) => ({
+            player,
+            before,
+            after,
+            delta,
+          })),
+        };
+      }),
+    );
   } finally {
     await db.destroy();
   }

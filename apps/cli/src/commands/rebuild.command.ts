@@ -19,6 +19,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { CommandLog } from '../command-log.js';
 import { differingPlayers, playersChecksum } from '../player-checksum.js';
+import { withOffThreadPayloads } from '../off-thread-payloads.js';
 import { ProgressLadderStore } from '../store-progress.js';
 
 /** The exit code when the live tables differ from the rebuild. */
@@ -185,8 +186,13 @@ async function refold(
   fromStart: boolean,
 ): Promise<Refold> {
   const started = process.hrtime.bigint();
-  const store = new ProgressLadderStore(new PgLadderStore(sql, ladders), 'rebuild');
-  const folded = await foldFromStore(store, ladder, { fromStart });
+  const folded = await withOffThreadPayloads((parser) =>
+    foldFromStore(
+      new ProgressLadderStore(new PgLadderStore(sql, ladders, parser), 'rebuild'),
+      ladder,
+      { fromStart },
+    ),
+  );
   return {
     ...folded,
     players: [...folded.fold.players.values()],

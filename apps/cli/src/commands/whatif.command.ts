@@ -18,6 +18,7 @@ import { fileSize } from '../ndjson-lines.js';
 import { writeChunks } from '../output-file.js';
 import { progressBar } from '../progress.js';
 import { replayFile } from '../replay-file.js';
+import { withOffThreadPayloads } from '../off-thread-payloads.js';
 import { ProgressLadderStore } from '../store-progress.js';
 import { whatIfPage } from '../what-if-page.js';
 
@@ -260,38 +261,40 @@ async function foldStore(
   const db = createDataSource(databaseUrl, 'ranking-whatif');
   await db.initialize();
   try {
-    return await db.transaction('REPEATABLE READ', async (manager) => {
-      const sql = sqlOf(manager);
-      const storeOf = (ladder: LadderConfig) =>
-        new PgLadderStore(sql, new Map([[ladder.id, ladder]]));
-      const progress = (store: LadderStore) => new ProgressLadderStore(store, 'whatif');
-      // Players only: the skill estimate is not part of a what-if.
-      const before = await foldFromStore(progress(storeOf(asIs)), asIs, { skill: false });
-      let after;
-      let source: Folded['source'] = { from: 'store' };
-      if (changesFrom === undefined)
-        after = await foldFromStore(progress(storeOf(variant)), variant, { skill: false });
-      else {
-        const instant = new Date(changesFrom);
-        const position = await storeOf(asIs).recordedBy(asIs.id, instant);
-        const changed = new ChangedFromStore(progress(storeOf(asIs)), asIs, position, {
-          skill: false,
-        });
-        after = await foldFromStore(changed, variant, { skill: false });
-        if (after.from !== position)
-          throw new Error(
-            `--changes-from ${instant.toISOString()}: an annulment recorded later covers games recorded by then (it re-folds the ladder's state then): name an instant before the first game it covers`,
-          );
-        source = { from: 'store', changesFrom: instant.toISOString(), position };
-      }
-      return {
-        source,
-        simulate: false,
-        until: null,
-        rejected: { asIs: before.rejected, variant: after.rejected },
-        report: whatIfReport(before.fold, after.fold),
-      };
-    });
+    return await db.transaction('REPEATABLE READ', (manager) =>
+      withOffThreadPayloads(async (parser) => {
+        const sql = sqlOf(manager);
+        const storeOf = (ladder: LadderConfig) =>
+          new PgLadderStore(sql, new Map([[ladder.id, ladder]]), parser);
+        const progress = (store: LadderStore) => new ProgressLadderStore(store, 'whatif');
+        // Players only: the skill estimate is not part of a what-if.
+        const before = await foldFromStore(progress(storeOf(asIs)), asIs, { skill: false });
+        let after;
+        let source: Folded['source'] = { from: 'store' };
+        if (changesFrom === undefined)
+          after = await foldFromStore(progress(storeOf(variant)), variant, { skill: false });
+        else {
+          const instant = new Date(changesFrom);
+          const position = await storeOf(asIs).recordedBy(asIs.id, instant);
+          const changed = new ChangedFromStore(progress(storeOf(asIs)), asIs, position, {
+            skill: false,
+          });
+          after = await foldFromStore(changed, variant, { skill: false });
+          if (after.from !== position)
+            throw new Error(
+              `--changes-from ${instant.toISOString()}: an annulment recorded later covers games recorded by then (it re-folds the ladder's state then): name an instant before the first game it covers`,
+            );
+          source = { from: 'store', changesFrom: instant.toISOString(), position };
+        }
+        return {
+          source,
+          simulate: false,
+          until: null,
+          rejected: { asIs: before.rejected, variant: after.rejected },
+          report: whatIfReport(before.fold, after.fold),
+        };
+      }),
+    );
   } finally {
     await db.destroy();
   }
