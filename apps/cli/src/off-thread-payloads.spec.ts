@@ -18,8 +18,9 @@ beforeAll(() => {
     throw new Error('run `npm run build` first: the worker runs built');
 });
 
+/** Batches as a COPY hands them over: one at a time, each after a turn of the event loop. */
 async function* texts(batches: readonly string[]): AsyncGenerator<string> {
-  for (const text of batches) yield text;
+  for (const text of batches) yield await Promise.resolve(text);
 }
 
 async function all<T>(batches: AsyncIterable<T>): Promise<T[]> {
