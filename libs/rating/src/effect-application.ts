@@ -1,7 +1,6 @@
 import type { DisconnectCounter } from './disconnect-policy.js';
 import type { EffectCounts } from './effect.js';
 import type { PeriodCalendar } from './period-clock.js';
-import { addInPlace } from './period-counts.js';
 import {
   CAPTURES,
   CLEAN_STREAK,
@@ -59,17 +58,9 @@ export function applyEffect(
   num[n + DRAWS] = num[n + DRAWS]! + sign * effect.draws;
   if (rated !== 0) {
     if (rules.closes.includes('weekly'))
-      table.weekGames[i] = addInPlace(
-        table.weekGames[i]!,
-        time.calendar.weekKey(time.finishedAt),
-        rated,
-      );
+      table.weekGames.add(i, time.calendar.weekKey(time.finishedAt), rated);
     if (rules.closes.includes('monthly'))
-      table.monthGames[i] = addInPlace(
-        table.monthGames[i]!,
-        time.calendar.monthKey(time.finishedAt),
-        rated,
-      );
+      table.monthGames.add(i, time.calendar.monthKey(time.finishedAt), rated);
   }
   if (counter) {
     const s = i * SMALL;
@@ -81,10 +72,6 @@ export function applyEffect(
     num[n + CAPTURES] = num[n + CAPTURES]! + captures;
     // A territory player's tallies can cap nothing any more (xinbo-points.ts, closePeriod).
     if (table.small[i * SMALL + TERRITORY] === 0)
-      table.dayCaptures[i] = addInPlace(
-        table.dayCaptures[i]!,
-        time.calendar.dayKey(time.finishedAt),
-        captures,
-      );
+      table.dayCaptures.add(i, time.calendar.dayKey(time.finishedAt), captures);
   }
 }

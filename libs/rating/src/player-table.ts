@@ -1,7 +1,7 @@
 import { type DisconnectCounter, NO_DISCONNECTS } from './disconnect-policy.js';
 import type { PlayersBefore } from './game-decision.js';
 import type { LadderConfig } from './ladder-config.js';
-import { countIn, NO_COUNTS, ownCounts, type PeriodCounts } from './period-counts.js';
+import { PeriodColumns } from './period-columns.js';
 import { newPlayer, type PlayerSnapshot, type PlayerState, snapshotOf } from './player-state.js';
 
 const FIRST_CAPACITY = 64;
@@ -31,13 +31,11 @@ export const SMALL = 8;
  * arrival order), its fields in rows of two typed arrays: the numbers a game adds to in one
  * row of 8 float64 (64 bytes), the small integers (disconnect counter, level, stage) in one
  * row of 8 int32. A game reads and writes a few cache lines of flat memory per player instead
- * of chasing scattered objects, and the collector has nothing to trace but the ids and the
- * period counts. (Measured: one typed array per field, struct of arrays, was slower here: a
- * game touches a dozen fields of each of its players, so a dozen scattered lines a player.)
- *
- * Period counts stay short arrays (one or two open periods a player), owned by the table and
- * changed in place (`addInPlace`). `state` builds a `PlayerState` to read: it shares those
- * arrays, so it is valid until the table's next change, like the records it replaces.
+ * of chasing scattered objects, and the collector has nothing to trace but the ids. (Measured:
+ * one typed array per field, struct of arrays, was slower here: a game touches a dozen fields
+ * of each of its players, so a dozen scattered lines a player.) Period counts are columns too
+ * (`PeriodColumns`: two open periods a player in one row). `state` builds a `PlayerState` to
+ * read, its period counts fresh arrays.
  */
 export class PlayerTable {
   private readonly index = new Map<string, number>();
@@ -47,9 +45,10 @@ export class PlayerTable {
   num = new Float64Array(FIRST_CAPACITY * NUM);
   /** Row i * SMALL: DISCONNECTS .. TERRITORY. */
   small = new Int32Array(FIRST_CAPACITY * SMALL);
-  readonly weekGames: PeriodCounts[] = [];
-  readonly monthGames: PeriodCounts[] = [];
-  readonly dayCaptures: PeriodCounts[] = [];
+  /** Rated games a week, a month; valid captures a day (xinbo): see PeriodColumns. */
+  readonly weekGames = new PeriodColumns();
+  readonly monthGames = new PeriodColumns();
+  readonly dayCaptures = new PeriodColumns();
 
   constructor(private readonly ladder: LadderConfig) {}
 
@@ -87,9 +86,6 @@ export class PlayerTable {
     if (i === this.capacity) this.grow();
     this.ids.push(id);
     this.index.set(id, i);
-    this.weekGames.push(NO_COUNTS);
-    this.monthGames.push(NO_COUNTS);
-    this.dayCaptures.push(NO_COUNTS);
     // The start state has one definition (newPlayer): a new player is rare next to its games.
     this.write(i, newPlayer(id, this.ladder));
     return i;
@@ -111,19 +107,19 @@ export class PlayerTable {
       draws: num[n + DRAWS]!,
       ratedGames: num[n + RATED_GAMES]!,
       firstRatedAt: Number.isNaN(first) ? null : first,
-      weekGames: this.weekGames[i]!,
-      monthGames: this.monthGames[i]!,
+      weekGames: this.weekGames.get(i),
+      monthGames: this.monthGames.get(i),
       disconnects: small[s + DISCONNECTS]!,
       cleanStreak: small[s + CLEAN_STREAK]!,
       disconnectPenalties: small[s + DISCONNECT_PENALTIES]!,
       level: small[s + LEVEL]!,
       territory: small[s + TERRITORY] === 1,
       captures: num[n + CAPTURES]!,
-      dayCaptures: this.dayCaptures[i]!,
+      dayCaptures: this.dayCaptures.get(i),
     };
   }
 
-  /** Sets player `i` from a state (its period counts copied: the table changes its own in place). */
+  /** Sets player `i` from a state (its period counts copied). */
   write(i: number, p: PlayerState): void {
     const n = i * NUM;
     const s = i * SMALL;
@@ -142,9 +138,9 @@ export class PlayerTable {
     small[s + DISCONNECT_PENALTIES] = p.disconnectPenalties;
     small[s + LEVEL] = p.level;
     small[s + TERRITORY] = p.territory ? 1 : 0;
-    this.weekGames[i] = p.weekGames.length === 0 ? NO_COUNTS : ownCounts(p.weekGames);
-    this.monthGames[i] = p.monthGames.length === 0 ? NO_COUNTS : ownCounts(p.monthGames);
-    this.dayCaptures[i] = p.dayCaptures.length === 0 ? NO_COUNTS : ownCounts(p.dayCaptures);
+    this.weekGames.set(i, p.weekGames);
+    this.monthGames.set(i, p.monthGames);
+    this.dayCaptures.set(i, p.dayCaptures);
   }
 
   /** Adds (or sets) a player from a state; returns its number. */
@@ -160,7 +156,7 @@ export class PlayerTable {
       rating: this.num[i * NUM + RATING]!,
       level: this.small[i * SMALL + LEVEL]!,
       territory: this.small[i * SMALL + TERRITORY] === 1,
-      dayTally: dayKey === null ? 0 : countIn(this.dayCaptures[i]!, dayKey),
+      dayTally: dayKey === null ? 0 : this.dayCaptures.count(i, dayKey),
     };
   }
 
@@ -183,6 +179,9 @@ export class PlayerTable {
     this.num = num;
     this.small = small;
     this.capacity = capacity;
+    this.weekGames.grow(capacity);
+    this.monthGames.grow(capacity);
+    this.dayCaptures.grow(capacity);
   }
 }
 
