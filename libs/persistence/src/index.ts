@@ -34,3 +34,4 @@ export * from './copy-to.js';
 export * from './point-in-time-reader.js';
 export * from './ladder-snapshots.js';
 export * from './pg-ladder-store.js';
+export * from './redrive-store.js';
