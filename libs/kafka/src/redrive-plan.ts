@@ -1,4 +1,4 @@
-import { DEAD_LETTER_HEADERS, parseEvent, UNPROCESSABLE } from '@ranking/contracts';
+import { parseEvent, UNPROCESSABLE } from '@ranking/contracts';
 
 /**
  * What `ranking redrive` does with the dead-letter topic (ADR 31), as plain functions: which
