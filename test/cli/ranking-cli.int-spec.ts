@@ -249,6 +249,18 @@ describe('ranking CLI', () => {
     await expect(readFile(out, 'utf8')).rejects.toThrow('ENOENT');
   });
 
+  it('--version prints the package version and the commit, and still the version where git is not there', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    const { stdout: commit } = await run('git', ['rev-parse', '--short=12', 'HEAD']);
+    for (const flag of ['--version', '-V'])
+      expect((await ranking(flag)).stdout).toBe(`${version} (${commit.trim()})\n`);
+    // No git on the PATH (as in the image, which has no .git either): the version alone, exit 0.
+    const { stdout } = await run(process.execPath, ['bin/ranking.js', '--version'], {
+      env: { ...process.env, PATH: '/nonexistent' },
+    });
+    expect(stdout).toBe(`${version}\n`);
+  });
+
   it('refuses a bad flag with a clear message and a non-zero exit', async () => {
     const events = join(dir, 'one.ndjson');
     await writeFile(events, '\n');

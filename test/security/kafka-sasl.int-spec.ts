@@ -223,6 +223,9 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
           writes(rating, t().ratingChanges, true),
           writes(rating, t().ladderEvents, false),
           reads(rating, t().gameResults, groups.rating, false),
+          // Redriving through the intake and reading its answers are ops's alone.
+          writes(rating, t().gameResults, false),
+          reads(rating, t().gameResultsRejected, groups.rating, false),
         ],
         [maintenance]: [
           reads(maintenance, t().ladderEvents, groups.maintenance, true),
@@ -238,7 +241,11 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
         [ops]: [
           writes(ops, t().ladderEvents, true),
           reads(ops, t().deadLetter, `${free.ops}-redrive`, true),
-          writes(ops, t().gameResults, false),
+          // `ranking redrive` (ADR 31): back through the intake, and the intake's answer.
+          writes(ops, t().gameResults, true),
+          reads(ops, t().gameResultsRejected, `${free.ops}-redrive`, true),
+          reads(ops, t().gameResultsRejected, groups.rating, false),
+          writes(ops, t().gameResultsRejected, false),
           writes(ops, t().deadLetter, false),
           reads(ops, t().ratingChanges, `${free.ops}-redrive`, false),
           reads(ops, t().ladderEvents, groups.rating, false),

@@ -3,6 +3,7 @@ import { AnnulCommand } from './commands/annul.command.js';
 import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
+import { RedriveCommand } from './commands/redrive.command.js';
 import { RebuildCommand } from './commands/rebuild.command.js';
 import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
 import { ReplayCommand } from './commands/replay.command.js';
@@ -22,6 +23,7 @@ import { WhatIfCommand } from './commands/whatif.command.js';
     RebuildCountersCommand,
     SimulateCommand,
     WhatIfCommand,
+    RedriveCommand,
   ],
 })
 export class CliModule {}

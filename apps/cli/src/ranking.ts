@@ -3,6 +3,7 @@ import { loadEnvironment } from '@ranking/config';
 import { JsonLogger } from '@ranking/operations';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli.module.js';
+import { cliVersion } from './cli-version.js';
 import { exitWithFailure, reportFailure } from './command-failure.js';
 import { interactive } from './interactive.js';
 
@@ -18,6 +19,8 @@ try {
     // through the JsonLogger installed below, so Nest's start-up lines stay out.
     logger: terminal ? ['error'] : false,
     abortOnError: false,
+    // `ranking --version` (and -V): the package's version and, where git knows it, the commit.
+    version: cliVersion(),
     // Commander prints its usage errors itself, then exits (1 under a command, this handler
     // above one); off a terminal it prints them as the JSON error line.
     ...(terminal

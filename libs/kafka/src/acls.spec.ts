@@ -88,12 +88,16 @@ describe('rankingAcls', () => {
     ]);
   });
 
-  it('lets ops publish to the ladder log and read dead letters, but administer nothing', () => {
+  it('lets ops publish to the ladder log, read dead letters and redrive them through the intake (reading its rejections), but administer nothing', () => {
     expect(grants(PRINCIPALS.ops)).toEqual([
       'GROUP:ops:DESCRIBE',
       'GROUP:ops:READ',
       'TOPIC:ranking.dead-letter:DESCRIBE',
       'TOPIC:ranking.dead-letter:READ',
+      'TOPIC:ranking.game-results.rejected:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected:READ',
+      'TOPIC:ranking.game-results:DESCRIBE',
+      'TOPIC:ranking.game-results:WRITE',
       'TOPIC:ranking.ladder-events:DESCRIBE',
       'TOPIC:ranking.ladder-events:WRITE',
     ]);

@@ -8,7 +8,11 @@ import { topicNames } from './topic-setup.js';
 export const PRINCIPALS = {
   /** `ranking setup`: creates topics and writes these ACLs. A super user of the broker. */
   admin: 'admin',
-  /** The operators' CLI: corrections, penalties, annulments on the ladder log; reads dead letters. */
+  /**
+   * The operators' CLI: corrections, penalties, annulments on the ladder log; reads dead letters
+   * and sends them again the way they came (`ranking redrive`: the intake or the ladder log),
+   * reading the intake's rejections to tell what became of them.
+   */
   ops: 'ops',
   /** Game servers: they publish game results to the intake and read their own rejections. */
   gameServer: 'game-server',
@@ -116,6 +120,10 @@ export function rankingAcls(prefix = ''): AclEntry[] {
 
     ...produces(ops, topics.ladderEvents),
     ...reads(ops, topics.deadLetter),
+    // `ranking redrive` (ADR 31): a dead letter of the intake goes back to the intake, and what
+    // the intake then decides is read from its rejections.
+    ...produces(ops, topics.gameResults),
+    ...reads(ops, topics.gameResultsRejected),
     ...joins(ops, freeGroups.ops, PREFIXED),
   ];
 }

@@ -12,3 +12,4 @@ export * from './checkpointed-consumer.js';
 export * from './message-outcome.js';
 export * from './consumer-lag.js';
 export * from './acls.js';
+export * from './redrive-plan.js';

@@ -35,3 +35,4 @@ export * from './point-in-time-reader.js';
 export * from './ladder-snapshots.js';
 export * from './payload-parser.js';
 export * from './pg-ladder-store.js';
+export * from './redrive-store.js';

@@ -16,6 +16,7 @@ import { HistoryByEvent1765600000000 } from './1765600000000-history-by-event.js
 import { LadderSnapshots1765700000000 } from './1765700000000-ladder-snapshots.js';
 import { LastMessageSeq1765750000000 } from './1765750000000-last-message-seq.js';
 import { HistoryEventInstantIndex1765800000000 } from './1765800000000-history-event-instant-index.js';
+import { RedrivenDeadLetters1765900000000 } from './1765900000000-redriven-dead-letters.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   LadderSnapshots1765700000000,
   LastMessageSeq1765750000000,
   HistoryEventInstantIndex1765800000000,
+  RedrivenDeadLetters1765900000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
