@@ -1,7 +1,5 @@
-import { type ArgumentsHost, Catch, type HttpServer, HttpStatus } from '@nestjs/common';
-import { BaseExceptionFilter } from '@nestjs/core';
 import { BoardsUnavailableError, isRedisAway } from '@ranking/redis';
-import { BuildsBusyError } from './boards/build-gate.js';
+import { BuildsBusyError } from '../boards/build-gate.js';
 
 /** PostgreSQL's code for a statement it cancelled (API_STATEMENT_TIMEOUT_MS passed). */
 const QUERY_CANCELED = '57014';
@@ -12,8 +10,12 @@ const cancelled = (error: unknown): boolean => {
   return (failure?.driverError?.code ?? failure?.code) === QUERY_CANCELED;
 };
 
-/** Why the answer is a 503, or null when it is not one of ours. */
-function unavailable(error: unknown): string | null {
+/**
+ * Why the answer is a 503 the client may retry shortly, or null when the error is not one of
+ * those: Redis away, the boards being rebuilt, every build slot for boards as of an instant
+ * taken, or a query past its statement timeout.
+ */
+export function unavailable(error: unknown): string | null {
   if (error instanceof BoardsUnavailableError || isRedisAway(error))
     return `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`;
   if (error instanceof BuildsBusyError)
@@ -21,27 +23,4 @@ function unavailable(error: unknown): string | null {
   if (cancelled(error))
     return 'the query took longer than this service allows (API_STATEMENT_TIMEOUT_MS); retry shortly';
   return null;
-}
-
-/**
- * Redis away, the boards being rebuilt, every build slot for boards as of an instant taken, or
- * a query past its statement timeout: a clear 503 the client may retry; the rest as Nest does.
- */
-@Catch()
-export class UnavailableFilter extends BaseExceptionFilter {
-  constructor(private readonly http: HttpServer) {
-    super(http);
-  }
-
-  override catch(error: unknown, host: ArgumentsHost): void {
-    const message = unavailable(error);
-    if (message === null) return super.catch(error, host);
-    const res: unknown = host.switchToHttp().getResponse();
-    this.http.setHeader(res, 'Retry-After', '1');
-    this.http.reply(
-      res,
-      { statusCode: HttpStatus.SERVICE_UNAVAILABLE, error: 'Service Unavailable', message },
-      HttpStatus.SERVICE_UNAVAILABLE,
-    );
-  }
 }
