@@ -314,8 +314,8 @@ describe('boards as of an instant (real Kafka, PostgreSQL, Redis)', () => {
   ])('GET %s answers %i with a clear message', async (path, status, message) => {
     const answer = await world.get(path);
     expect(answer.status).toBe(status);
-    expect(answer.body.statusCode).toBe(status);
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it.each([

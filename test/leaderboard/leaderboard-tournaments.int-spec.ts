@@ -196,7 +196,7 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
   it('when GET /tournaments/:id names no configured tournament, then 404 names the known ones', async () => {
     const { status, body } = await world.get('/tournaments/nope');
     expect(status).toBe(404);
-    expect(body.message).toBe('unknown tournament "nope"; known tournaments: hand-cup, gen-cup');
+    expect(body.detail).toBe('unknown tournament "nope"; known tournaments: hand-cup, gen-cup');
   });
 
   it('given the page, when a tournament is picked, then each group table shows the rows the API gives', async () => {

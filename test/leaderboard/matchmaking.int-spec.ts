@@ -349,8 +349,8 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
   ])('GET %s answers %i with a clear message', async (path, status, message) => {
     const answer = await world.get(path);
     expect(answer.status).toBe(status);
-    expect(answer.body).toMatchObject({ statusCode: status });
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it.each([
@@ -399,8 +399,8 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     async (ladder, body, status, message) => {
       const answer = await world.post(`/ladders/${ladder}/predict`, body);
       expect(answer.status).toBe(status);
-      expect(answer.body).toMatchObject({ statusCode: status });
-      expect(String(answer.body.message)).toMatch(message);
+      expect(answer.body).toMatchObject({ type: 'about:blank', status });
+      expect(answer.body.detail).toMatch(message);
     },
   );
 
@@ -411,8 +411,8 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
   ])('given %s, then 400 with a message', async (_what, body, type, message) => {
     const answer = await world.post('/ladders/qq-xiangqi/predict', body, type);
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ statusCode: 400 });
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status: 400 });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it('the OpenAPI document lists both endpoints with their response schemas', async () => {
