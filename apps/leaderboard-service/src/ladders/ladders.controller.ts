@@ -48,7 +48,7 @@ export class LaddersController {
     operationId: 'listLadders',
     summary: 'Ladders: rule sets, time zones, the current board',
   })
-  @ApiOkResponse({ type: LadderListSchema })
+  @ApiOkResponse({ description: 'the configured ladders', type: LadderListSchema })
   list() {
     return this.queries.ladderList();
   }
@@ -58,7 +58,7 @@ export class LaddersController {
     operationId: 'listBoards',
     summary: 'The daily (06:00) boards kept for a ladder, newest first',
   })
-  @ApiOkResponse({ type: StoredBoardsSchema })
+  @ApiOkResponse({ description: "the ladder's daily boards", type: StoredBoardsSchema })
   @ApiProblem(404, 'no such ladder, or it has no boards')
   boards(@Param('ladder') id: string) {
     return this.queries.boards(this.queries.ladder(id, true));
@@ -72,7 +72,11 @@ export class LaddersController {
     description:
       "With at: the live board as it was then (the state after every change the rating service had made by that instant; empty before the ladder's first), paged as the live board, marked live: false. A daily board's page carries an ETag and answers 304 to a matching If-None-Match.",
   })
-  @ApiOkResponse({ type: BoardPageSchema, headers: CACHE_HEADERS })
+  @ApiOkResponse({
+    description: 'a page of the board',
+    type: BoardPageSchema,
+    headers: CACHE_HEADERS,
+  })
   @ApiResponse({
     status: 304,
     description: "daily: If-None-Match named the page's ETag; no body",

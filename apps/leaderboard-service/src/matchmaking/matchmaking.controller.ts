@@ -23,7 +23,7 @@ export class MatchmakingController {
     summary:
       'Active players (a counted game in the last 14 days) closest in skill, with win probability and match quality',
   })
-  @ApiOkResponse({ type: OpponentsAnswer })
+  @ApiOkResponse({ description: 'the opponents', type: OpponentsAnswer })
   @ApiProblem(400, 'limit is not 1..100')
   @ApiProblem(404, 'unknown ladder, or a player it does not know')
   opponents(
@@ -42,7 +42,7 @@ export class MatchmakingController {
       "A proposed game's win probability per side and its match quality (unknown players at the prior)",
   })
   @ApiBody({ type: PredictRequest })
-  @ApiOkResponse({ type: PredictionAnswer })
+  @ApiOkResponse({ description: 'the prediction', type: PredictionAnswer })
   @ApiProblem(400, "the body is not a game of the ladder's shapes; the message names the path")
   @ApiProblem(404, 'unknown ladder')
   @ApiProblem(413, 'a body over HTTP_BODY_LIMIT_BYTES')

@@ -33,7 +33,7 @@ export class PlayersController {
     operationId: 'searchPlayers',
     summary: 'Players whose id starts with a prefix (who have played), in id order',
   })
-  @ApiOkResponse({ type: PlayerMatchesSchema })
+  @ApiOkResponse({ description: 'the matching players', type: PlayerMatchesSchema })
   @ApiProblem(400, 'no prefix, or a malformed query')
   @ApiProblem(404, 'no such ladder')
   @Header('Content-Type', 'application/json; charset=utf-8')
@@ -49,7 +49,7 @@ export class PlayersController {
     description:
       'With at: the player as the live board showed them then, with their rank and neighbours on it (no daily board); played: false when they had not played by then.',
   })
-  @ApiOkResponse({ type: PlayerSchema })
+  @ApiOkResponse({ description: 'the player', type: PlayerSchema })
   @ApiProblem(400, 'a malformed query, at in the future')
   @ApiProblem(404, 'no such ladder, or the player has no games on it')
   @ApiProblem(409, 'at: the history by then predates the board fields of history rows')
@@ -70,7 +70,7 @@ export class PlayersController {
     operationId: 'getPlayerById',
     summary: 'A player, as GET players/{player}, named in the query (any id, "." and ".." too)',
   })
-  @ApiOkResponse({ type: PlayerSchema })
+  @ApiOkResponse({ description: 'the player', type: PlayerSchema })
   @ApiProblem(400, 'a malformed query or id')
   @ApiProblem(404, 'no such ladder, or the player has no games on it')
   @ApiProblem(409, 'at: the history by then predates the board fields of history rows')
@@ -85,7 +85,7 @@ export class PlayersController {
     summary:
       "A player's rating changes, as GET players/{player}/history, the player named in the query",
   })
-  @ApiOkResponse({ type: HistoryPageSchema })
+  @ApiOkResponse({ description: "a page of the player's rating changes", type: HistoryPageSchema })
   @ApiProblem(400, 'a malformed query or id')
   @ApiProblem(404, 'no such ladder, or no history')
   playerHistoryById(@Param('ladder') id: string, @Query() query: HistoryByIdQuery) {
@@ -98,7 +98,7 @@ export class PlayersController {
     summary:
       "A player's rating changes, newest first, each with its why, its event and the game's other players",
   })
-  @ApiOkResponse({ type: HistoryPageSchema })
+  @ApiOkResponse({ description: "a page of the player's rating changes", type: HistoryPageSchema })
   @ApiProblem(400, 'a malformed query')
   @ApiProblem(404, 'no such ladder, or no history')
   async playerHistory(

@@ -16,7 +16,7 @@ export class TournamentsController {
     operationId: 'listTournaments',
     summary: 'Configured tournaments: ladders, groups, status',
   })
-  @ApiOkResponse({ type: TournamentListSchema })
+  @ApiOkResponse({ description: 'the configured tournaments', type: TournamentListSchema })
   list() {
     return this.queries.list();
   }
@@ -27,7 +27,7 @@ export class TournamentsController {
     summary:
       "A tournament's group stage: tables (with play-off-needed flags), matches with their games, the play-off group and who advances",
   })
-  @ApiOkResponse({ type: TournamentSchema })
+  @ApiOkResponse({ description: "the tournament's group stage", type: TournamentSchema })
   @ApiProblem(404, 'no tournament with this id is configured')
   tournament(@Param('id') id: string) {
     return this.queries.view(id);
