@@ -307,8 +307,8 @@ describe('leaderboard API cost bounds', () => {
       const limited = await metrics(world.port);
       const limitedSecond = await metrics(secondPort);
       expect(
-        (sample(limited, 'leaderboard_rate_limited_total', { route: '/ladders' }) ?? 0) +
-          (sample(limitedSecond, 'leaderboard_rate_limited_total', { route: '/ladders' }) ?? 0),
+        (sample(limited, 'leaderboard_rate_limited_total', { route: '/v1/ladders' }) ?? 0) +
+          (sample(limitedSecond, 'leaderboard_rate_limited_total', { route: '/v1/ladders' }) ?? 0),
       ).toBe(2);
     });
   });

@@ -419,7 +419,7 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     const { status, body } = await world.get('/docs/json');
     expect(status).toBe(200);
     const schema = (ref: string) => body.components.schemas[ref.split('/').pop()!];
-    const opponents = body.paths['/ladders/{ladder}/players/{player}/opponents'].get;
+    const opponents = body.paths['/v1/ladders/{ladder}/players/{player}/opponents'].get;
     expect(opponents.parameters.map((p: any) => p.name).sort()).toEqual([
       'ladder',
       'limit',
@@ -434,7 +434,7 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     );
     expect(opponents.responses['400']).toBeDefined();
     expect(opponents.responses['404']).toBeDefined();
-    const predict = body.paths['/ladders/{ladder}/predict'].post;
+    const predict = body.paths['/v1/ladders/{ladder}/predict'].post;
     expect(
       schema(predict.requestBody.content['application/json'].schema.$ref).properties.teams,
     ).toMatchObject({ type: 'array', items: { type: 'array', items: { type: 'string' } } });
