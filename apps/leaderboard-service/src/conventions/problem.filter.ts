@@ -5,10 +5,16 @@ import {
   HttpException,
   Logger,
 } from '@nestjs/common';
-import { PROBLEM_JSON, type ProblemError, problemDocument } from '@ranking/operations';
+import { PROBE_PATHS, PROBLEM_JSON, type ProblemError, problemDocument } from '@ranking/operations';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequest } from './invalid-request.js';
 import { unavailable } from './unavailable.js';
+
+/**
+ * The probes answer in terminus' shape, which names each check (`error.redis.status`): they are
+ * not the API, and orchestrators, dashboards and ADR 12 read that shape.
+ */
+const PROBES = new Set<string>(Object.values(PROBE_PATHS));
 
 interface Facts {
   readonly status: number;
@@ -46,6 +52,14 @@ export class ProblemFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (error instanceof HttpException && PROBES.has(request.url.split('?', 1)[0]!)) {
+      void reply
+        .status(error.getStatus())
+        .header('Cache-Control', 'no-store')
+        .send(error.getResponse());
+      return;
+    }
+    // A fault after the answer went out is still logged (facts does), but not answered.
     const facts = this.facts(error, request);
     if (reply.sent) return;
     const problem = problemDocument({
