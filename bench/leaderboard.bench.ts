@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     });
     await producer.disconnect();
     await until(
-      async () => (await fetch(`${base}/ladders/${ladder}/leaderboard?limit=1`)).status === 200,
+      async () => (await fetch(`${base}/v1/ladders/${ladder}/leaderboard?limit=1`)).status === 200,
       'the daily board',
     );
     const switched = seconds(t);
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     };
     // Warm-up, then the runs.
     await autocannon({
-      url: `${base}/ladders/${ladder}/leaderboard?limit=100`,
+      url: `${base}/v1/ladders/${ladder}/leaderboard?limit=100`,
       connections: 10,
       duration: 3,
     });
@@ -198,13 +198,13 @@ async function main(): Promise<void> {
     const ceiling = await run('GET /ping (bare)', '/ping');
     const board = await run(
       'GET leaderboard limit=100',
-      `/ladders/${ladder}/leaderboard?limit=100`,
+      `/v1/ladders/${ladder}/leaderboard?limit=100`,
     );
     const deep = await run(
       'GET leaderboard deep page',
-      `/ladders/${ladder}/leaderboard?limit=100&cursor=${encodeURIComponent(
+      `/v1/ladders/${ladder}/leaderboard?limit=100&cursor=${encodeURIComponent(
         (
-          (await (await fetch(`${base}/ladders/${ladder}/leaderboard?limit=200`)).json()) as {
+          (await (await fetch(`${base}/v1/ladders/${ladder}/leaderboard?limit=200`)).json()) as {
             nextCursor: string;
           }
         ).nextCursor,
@@ -212,11 +212,11 @@ async function main(): Promise<void> {
     );
     const player = await run(
       'GET player (around=5)',
-      () => `/ladders/${ladder}/players/p${1 + Math.floor(Math.random() * players)}`,
+      () => `/v1/ladders/${ladder}/players/p${1 + Math.floor(Math.random() * players)}`,
     );
     const crowded = await run(
       'GET player (around=5)',
-      () => `/ladders/${ladder}/players/p${1 + Math.floor(Math.random() * players)}`,
+      () => `/v1/ladders/${ladder}/players/p${1 + Math.floor(Math.random() * players)}`,
       connections * 2,
     );
     const ratio = (r: AutocannonResult) =>

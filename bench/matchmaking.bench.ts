@@ -208,7 +208,7 @@ async function main(): Promise<void> {
   try {
     await until(async () => (await fetch(`${base}/health`)).status === 200, 'the service');
     t = process.hrtime.bigint();
-    const first = await fetch(`${base}/ladders/${ladder}/players/p1/opponents`);
+    const first = await fetch(`${base}/v1/ladders/${ladder}/players/p1/opponents`);
     if (first.status !== 200) throw new Error(`opponents: ${first.status} ${await first.text()}`);
     console.log(
       `first opponents request (loads the index): ${(seconds(t) * 1000).toFixed(0)} ms; its heap: ${await indexMiB(db)} (measured on the same built here)`,
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
       return result;
     };
     const opponents = (limit: number) => () =>
-      `/ladders/${ladder}/players/${randomPlayer()}/opponents?limit=${limit}`;
+      `/v1/ladders/${ladder}/players/${randomPlayer()}/opponents?limit=${limit}`;
     await autocannon({ url: `${base}${opponents(10)()}`, connections: 10, duration: 3 });
     console.log(
       `${rate} req/s over ${connections} connections, ${duration} s a run, measured latencies; load average ${loadAverage()}`,
@@ -309,7 +309,7 @@ async function main(): Promise<void> {
     await writer;
     t = process.hrtime.bigint();
     await until(async () => {
-      const res = await fetch(`${base}/ladders/${ladder}/players/p1/opponents?limit=1`);
+      const res = await fetch(`${base}/v1/ladders/${ladder}/players/p1/opponents?limit=1`);
       return Date.parse(((await res.json()) as { asOf: string }).asOf) >= lastWrite;
     }, 'the index to pass the last game');
     console.log(
@@ -324,7 +324,7 @@ async function main(): Promise<void> {
     console.log(
       `${`naive query limit=10 ×${connections}`.padEnd(30)} ${await naive(10, connections, null)}  (capacity)`,
     );
-    await run('GET player (around=5)', () => `/ladders/${ladder}/players/${randomPlayer()}`);
+    await run('GET player (around=5)', () => `/v1/ladders/${ladder}/players/${randomPlayer()}`);
     const ratio = (r: AutocannonResult) =>
       (r.latency.p99 / Math.max(ping.latency.p99, 0.001)).toFixed(2);
     console.log(

@@ -303,7 +303,7 @@ try {
     await sleep(100);
   }
   const path = (at: Date, rest = 'limit=100') =>
-    `/ladders/${ladder.id}/leaderboard?at=${encodeURIComponent(at.toISOString())}&${rest}`;
+    `/v1/ladders/${ladder.id}/leaderboard?at=${encodeURIComponent(at.toISOString())}&${rest}`;
   const report = (name: string, r: AutocannonResult, cpu: number) =>
     console.log(
       `${name.padEnd(40)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  max ${r.latency.max} ms  non-2xx ${r.non2xx}  errors ${r.errors}  service CPU ${Math.round((cpu / Math.max(r.requests.total, 1)) * 1e3)} ms/request`,
@@ -353,14 +353,14 @@ try {
       {
         setupRequest: (request: Record<string, unknown>) => ({
           ...request,
-          path: `/ladders/${ladder.id}/players/gomoku${Math.floor(Math.random() * 1000)}?at=${encodeURIComponent(at.toISOString())}`,
+          path: `/v1/ladders/${ladder.id}/players/gomoku${Math.floor(Math.random() * 1000)}?at=${encodeURIComponent(at.toISOString())}`,
         }),
       },
     ],
   });
   await runs('live page (limit=100), for scale', {
     ...warm,
-    url: `${base}/ladders/${ladder.id}/leaderboard?view=live&limit=100`,
+    url: `${base}/v1/ladders/${ladder.id}/leaderboard?view=live&limit=100`,
   });
   const metrics = await (await fetch(`${base}/metrics`)).text();
   const build = /leaderboard_point_in_time_build_seconds_sum\{ladder="qq-gomoku"\} ([\d.]+)/.exec(

@@ -173,7 +173,7 @@ describe('leaderboard API cost bounds', () => {
       for (const refused of answered) {
         expect(refused.status).toBe(503);
         expect(refused.headers['retry-after']).toBe('1');
-        expect(refused.body.message).toMatch(/boards as of an instant are being built/);
+        expect(refused.body.detail).toMatch(/boards as of an instant are being built/);
       }
       expect(await metric('leaderboard_point_in_time_refused_total')).toBe(3);
       // PostgreSQL sees exactly one standings query of the API, waiting for the lock.
@@ -218,7 +218,7 @@ describe('leaderboard API cost bounds', () => {
       const reply = await call(boardAt(instants[1]!));
       expect(reply.status).toBe(503);
       expect(reply.headers['retry-after']).toBe('1');
-      expect(reply.body.message).toMatch(/API_STATEMENT_TIMEOUT_MS/);
+      expect(reply.body.detail).toMatch(/API_STATEMENT_TIMEOUT_MS/);
       // Cancelled, not left running: the API pool has nothing waiting on the lock.
       await waitFor(async () => (await apiStatements()).length === 0, {
         what: 'no API statement left',
@@ -307,8 +307,8 @@ describe('leaderboard API cost bounds', () => {
       const limited = await metrics(world.port);
       const limitedSecond = await metrics(secondPort);
       expect(
-        (sample(limited, 'leaderboard_rate_limited_total', { route: '/ladders' }) ?? 0) +
-          (sample(limitedSecond, 'leaderboard_rate_limited_total', { route: '/ladders' }) ?? 0),
+        (sample(limited, 'leaderboard_rate_limited_total', { route: '/v1/ladders' }) ?? 0) +
+          (sample(limitedSecond, 'leaderboard_rate_limited_total', { route: '/v1/ladders' }) ?? 0),
       ).toBe(2);
     });
   });

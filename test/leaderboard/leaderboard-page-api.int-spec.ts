@@ -101,7 +101,7 @@ describe('leaderboard API for the page: names, search, stored boards, rank jumps
     );
     const empty = await world.get('/ladders/qq-xiangqi/players?prefix=');
     expect(empty.status).toBe(400);
-    expect(JSON.stringify(empty.body.message)).toContain('prefix must not be empty');
+    expect(JSON.stringify(empty.body.errors)).toContain('prefix must not be empty');
     expect((await world.get('/ladders/no-such/players?prefix=a')).status).toBe(404);
   });
 
@@ -143,7 +143,7 @@ describe('leaderboard API for the page: names, search, stored boards, rank jumps
     }
     const both = await world.get('/ladders/qq-xiangqi/leaderboard?view=live&rank=3&cursor=abc');
     expect(both.status).toBe(400);
-    expect(both.body.message).toContain('give one');
+    expect(both.body.detail).toContain('give one');
     expect((await world.get('/ladders/qq-xiangqi/leaderboard?rank=0')).status).toBe(400);
   });
 

@@ -634,7 +634,7 @@ describe(`leaderboard page (headless Chromium, real services; start day ${START_
     await page.waitForSelector('#error:not([hidden])');
     const unknown = await world.get('/ladders/no-such-game/leaderboard?limit=25&view=daily');
     expect(unknown.status).toBe(404);
-    expect(await page.textContent('[role=alert]')).toContain(unknown.body.message);
+    expect(await page.textContent('[role=alert]')).toContain(unknown.body.detail);
 
     await page.goto(`${base()}/?ladder=qq-gomoku&view=at&at=yesterday`);
     await page.waitForSelector('#error:not([hidden])');

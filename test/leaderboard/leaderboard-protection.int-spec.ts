@@ -4,6 +4,7 @@ import { PROBE_PATHS } from '@ranking/operations';
 import { sample } from '@ranking/testing';
 import { launchChromium } from './headless-chromium.js';
 import { LeaderboardWorld } from './leaderboard-world.js';
+import { OpenApiAnswers } from './openapi-answers.js';
 
 interface Reply {
   readonly status: number;
@@ -104,18 +105,30 @@ describe('leaderboard API protection', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
+    // A problem document (ADR 30), as the committed OpenAPI document says, with its request id.
+    expect(limited.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(JSON.parse(limited.text)).toEqual({
-      statusCode: 429,
-      error: 'Too Many Requests',
-      message: expect.stringMatching(/^over 30 requests a minute from this client; retry in /),
+      type: 'about:blank',
+      title: 'Too Many Requests',
+      status: 429,
+      detail: expect.stringMatching(/^over 30 requests a minute from this client; retry in /),
+      instance: '/ladders',
+      requestId: limited.headers['x-request-id'],
     });
+    expect(
+      new OpenApiAnswers().problems('GET', '/ladders', {
+        status: limited.status,
+        contentType: String(limited.headers['content-type']),
+        text: limited.text,
+      }),
+    ).toEqual([]);
     expect(limited.headers['x-ratelimit-limit']).toBe(String(LIMIT));
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     // A refused answer still carries the security headers.
     expect(limited.headers['x-content-type-options']).toBe('nosniff');
 
     const metrics = (await call(FLOODER, PROBE_PATHS.metrics)).text;
-    expect(sample(metrics, 'leaderboard_rate_limited_total', { route: '/ladders' })).toBe(
+    expect(sample(metrics, 'leaderboard_rate_limited_total', { route: '/v1/ladders' })).toBe(
       replies.length - LIMIT,
     );
     // The neighbour's own allowance is untouched by the flood: 10 of 30 used.
@@ -148,6 +161,11 @@ describe('leaderboard API protection', () => {
       body: JSON.stringify({ pad: 'x'.repeat(4096) }),
     });
     expect(res.status).toBe(413);
+    expect(JSON.parse(res.text)).toMatchObject({
+      type: 'about:blank',
+      status: 413,
+      instance: '/ladders',
+    });
   });
 
   it('given a client sending its request slower than HTTP_REQUEST_TIMEOUT_MS, then it is answered 408 and cut off', async () => {

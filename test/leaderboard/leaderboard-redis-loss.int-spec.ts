@@ -4,6 +4,7 @@ import { ladderRegistry } from '@ranking/rating';
 import { waitFor } from '@ranking/testing';
 import { Redis } from 'ioredis';
 import { freePort, LeaderboardWorld } from './leaderboard-world.js';
+import { OpenApiAnswers } from './openapi-answers.js';
 
 /** A Redis of this test's own, so it can be flushed and stopped without touching the shared one. */
 class PrivateRedis {
@@ -114,8 +115,23 @@ describe('leaderboard service when Redis loses its data or goes away', () => {
       },
       { timeout: 15_000, what: '503' },
     );
-    expect(down.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
-    expect(down.body.message).toMatch(/unavailable.*retry/);
+    expect(down.body).toMatchObject({
+      type: 'about:blank',
+      status: 503,
+      title: 'Service Unavailable',
+    });
+    expect(down.body.detail).toMatch(/unavailable.*retry/);
+    // As the committed OpenAPI document says, on the /v1 path as on the old one.
+    const path = '/v1/ladders/qq-xiangqi/leaderboard';
+    const res = await fetch(`http://127.0.0.1:${world.port}${path}`);
+    const answer = {
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      text: await res.text(),
+    };
+    expect(answer.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(new OpenApiAnswers().problems('GET', path, answer)).toEqual([]);
     expect((await world.get('/ladders/igame-gomoku/players/gomoku1')).status).toBe(503);
     // Readiness is computed at most once a second and shared: the next computation sees it.
     const health = await waitFor(

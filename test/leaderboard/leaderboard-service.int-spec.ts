@@ -200,8 +200,8 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
   ])('GET %s answers %i with a clear message', async (path, status, message) => {
     const answer = await world.get(path);
     expect(answer.status).toBe(status);
-    expect(answer.body.statusCode).toBe(status);
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it('given rating-changes messages it cannot read, then it passes over them with a warning and a count, and keeps up', async () => {

@@ -188,15 +188,15 @@ describe('tournaments through the leaderboard service (real Kafka, PostgreSQL, R
   it('the OpenAPI document describes both routes', async () => {
     const { body } = await world.get('/docs/json');
     expect(Object.keys(body.paths)).toEqual(
-      expect.arrayContaining(['/tournaments', '/tournaments/{id}']),
+      expect.arrayContaining(['/v1/tournaments', '/v1/tournaments/{id}']),
     );
-    expect(body.paths['/tournaments/{id}'].get.responses['404']).toBeDefined();
+    expect(body.paths['/v1/tournaments/{id}'].get.responses['404']).toBeDefined();
   });
 
   it('when GET /tournaments/:id names no configured tournament, then 404 names the known ones', async () => {
     const { status, body } = await world.get('/tournaments/nope');
     expect(status).toBe(404);
-    expect(body.message).toBe('unknown tournament "nope"; known tournaments: hand-cup, gen-cup');
+    expect(body.detail).toBe('unknown tournament "nope"; known tournaments: hand-cup, gen-cup');
   });
 
   it('given the page, when a tournament is picked, then each group table shows the rows the API gives', async () => {

@@ -349,8 +349,8 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
   ])('GET %s answers %i with a clear message', async (path, status, message) => {
     const answer = await world.get(path);
     expect(answer.status).toBe(status);
-    expect(answer.body).toMatchObject({ statusCode: status });
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it.each([
@@ -399,8 +399,8 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     async (ladder, body, status, message) => {
       const answer = await world.post(`/ladders/${ladder}/predict`, body);
       expect(answer.status).toBe(status);
-      expect(answer.body).toMatchObject({ statusCode: status });
-      expect(String(answer.body.message)).toMatch(message);
+      expect(answer.body).toMatchObject({ type: 'about:blank', status });
+      expect(answer.body.detail).toMatch(message);
     },
   );
 
@@ -411,15 +411,15 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
   ])('given %s, then 400 with a message', async (_what, body, type, message) => {
     const answer = await world.post('/ladders/qq-xiangqi/predict', body, type);
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ statusCode: 400 });
-    expect(String(answer.body.message)).toMatch(message);
+    expect(answer.body).toMatchObject({ type: 'about:blank', status: 400 });
+    expect(answer.body.detail).toMatch(message);
   });
 
   it('the OpenAPI document lists both endpoints with their response schemas', async () => {
     const { status, body } = await world.get('/docs/json');
     expect(status).toBe(200);
     const schema = (ref: string) => body.components.schemas[ref.split('/').pop()!];
-    const opponents = body.paths['/ladders/{ladder}/players/{player}/opponents'].get;
+    const opponents = body.paths['/v1/ladders/{ladder}/players/{player}/opponents'].get;
     expect(opponents.parameters.map((p: any) => p.name).sort()).toEqual([
       'ladder',
       'limit',
@@ -434,7 +434,7 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
     );
     expect(opponents.responses['400']).toBeDefined();
     expect(opponents.responses['404']).toBeDefined();
-    const predict = body.paths['/ladders/{ladder}/predict'].post;
+    const predict = body.paths['/v1/ladders/{ladder}/predict'].post;
     expect(
       schema(predict.requestBody.content['application/json'].schema.$ref).properties.teams,
     ).toMatchObject({ type: 'array', items: { type: 'array', items: { type: 'string' } } });

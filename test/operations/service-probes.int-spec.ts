@@ -212,7 +212,7 @@ describe('operable services (real Kafka, PostgreSQL and Redis)', () => {
   });
 
   it('then the leaderboard counts board builds, rating changes and its own requests', async () => {
-    await probe(`${urls.leaderboard}/ladders`);
+    await probe(`${urls.leaderboard}/v1/ladders`);
     await probe(`${urls.leaderboard}${PROBE_PATHS.ready}`);
     await consistently('the leaderboard counts to match', async () => {
       const metrics = (await probe(`${urls.leaderboard}/metrics`)).text;
@@ -226,7 +226,7 @@ describe('operable services (real Kafka, PostgreSQL and Redis)', () => {
       expect(
         sample(metrics, 'http_request_duration_seconds_count', {
           method: 'GET',
-          route: '/ladders',
+          route: '/v1/ladders',
           status_code: '200',
         }),
       ).toBe(1);

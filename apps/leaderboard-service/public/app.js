@@ -32,10 +32,9 @@ async function api(path) {
     throw new Error(`the service did not answer (${error.message})`);
   }
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
-    throw new Error(`${res.status} ${body.error ?? res.statusText}: ${message ?? path}`);
-  }
+  // Errors are RFC 9457 problem documents: title is the status's phrase, detail what happened.
+  if (!res.ok)
+    throw new Error(`${res.status} ${body.title ?? res.statusText}: ${body.detail ?? path}`);
   return body;
 }
 
@@ -151,7 +150,7 @@ async function loadDates() {
   datesOf = state.ladder;
   const select = $('date');
   try {
-    const { boards } = await api(`/ladders/${encodeURIComponent(state.ladder)}/boards`);
+    const { boards } = await api(`/v1/ladders/${encodeURIComponent(state.ladder)}/boards`);
     select.replaceChildren(
       ...boards.map((b) => {
         const option = el('option', `${b.date} · ${b.players} players`);
@@ -206,7 +205,7 @@ async function loadBoard({ quiet = false } = {}) {
   const ticket = ++loading;
   try {
     const answer = await api(
-      `/ladders/${encodeURIComponent(state.ladder)}/leaderboard?${boardQuery()}`,
+      `/v1/ladders/${encodeURIComponent(state.ladder)}/leaderboard?${boardQuery()}`,
     );
     if (ticket !== loading) return;
     board = answer;
@@ -371,7 +370,7 @@ function wireSearch() {
       const ticket = ++asked;
       try {
         const q = new URLSearchParams({ prefix, limit: '10' });
-        const found = await api(`/ladders/${encodeURIComponent(state.ladder)}/players?${q}`);
+        const found = await api(`/v1/ladders/${encodeURIComponent(state.ladder)}/players?${q}`);
         if (ticket !== asked) return;
         list.replaceChildren(
           ...found.players.map((p) => {
@@ -435,7 +434,7 @@ async function historyOf(ladder, player) {
   do {
     const q = new URLSearchParams({ id: player, limit: '200' });
     if (cursor) q.set('cursor', cursor);
-    const page = await api(`/ladders/${ladder}/player/history?${q}`);
+    const page = await api(`/v1/ladders/${ladder}/player/history?${q}`);
     entries.push(...page.entries);
     cursor = page.nextCursor;
   } while (cursor && entries.length < 1000);
@@ -453,7 +452,7 @@ async function loadProfile({ opened = false } = {}) {
   let entries;
   try {
     [profile, entries] = await Promise.all([
-      api(`/ladders/${ladder}/player?${q}`),
+      api(`/v1/ladders/${ladder}/player?${q}`),
       historyOf(ladder, state.player),
     ]);
   } catch (error) {
@@ -543,7 +542,7 @@ async function start() {
     void (state.player ? loadProfile() : hideProfile());
   });
   try {
-    const answer = await api('/ladders');
+    const answer = await api('/v1/ladders');
     const select = $('ladder');
     for (const l of answer.ladders.filter((l) => l.hasLeaderboard)) {
       ladders.set(l.id, l);

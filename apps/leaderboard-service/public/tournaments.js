@@ -16,7 +16,7 @@
   async function get(path) {
     const res = await fetch(path);
     const body = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(body.message || res.statusText);
+    if (!res.ok) throw new Error(body.detail || res.statusText);
     return body;
   }
 
@@ -92,7 +92,7 @@
     byId('tournament-message').textContent = '';
     const groups = byId('groups');
     try {
-      const t = await get(`/tournaments/${encodeURIComponent(id)}`);
+      const t = await get(`/v1/tournaments/${encodeURIComponent(id)}`);
       groups.replaceChildren(
         ...t.groups.map((g) =>
           table(/^group\b/i.test(g.id) ? g.id : `Group ${g.id}`, g, [
@@ -140,8 +140,8 @@
 
   async function loadTournaments() {
     const [{ tournaments }, { ladders }] = await Promise.all([
-      get('/tournaments'),
-      get('/ladders'),
+      get('/v1/tournaments'),
+      get('/v1/ladders'),
     ]);
     for (const l of ladders) games.set(l.id, l);
     const select = byId('tournament');

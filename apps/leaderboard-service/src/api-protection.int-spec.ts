@@ -8,6 +8,7 @@ import { httpLimits, ServiceMetrics } from '@ranking/operations';
 import { redisClient, unlinkPrefixed } from '@ranking/redis';
 import { randomBytes } from 'node:crypto';
 import { protectApi } from './api-protection.js';
+import { ProblemFilter } from './conventions/problem.filter.js';
 import { Metrics } from './ops/metrics.js';
 
 @Controller()
@@ -49,6 +50,7 @@ describe('protectApi', () => {
       { logger: false },
     );
     await protectApi(app, env, redis);
+    app.useGlobalFilters(new ProblemFilter());
     await app.listen(0, '127.0.0.1');
     return app;
   };
@@ -63,7 +65,7 @@ describe('protectApi', () => {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
   };
 
-  it('given a client over its limit, then it is answered 429 in the API error shape with Retry-After, counted, while the probes still answer', async () => {
+  it('given a client over its limit, then it is answered 429 as a problem document with Retry-After, counted, while the probes still answer', async () => {
     const app = await start({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const statuses: number[] = [];
@@ -73,9 +75,12 @@ describe('protectApi', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       expect(limited.body).toEqual({
-        statusCode: 429,
-        error: 'Too Many Requests',
-        message: expect.stringMatching(/^over 3 requests a minute from this client; retry in /),
+        type: 'about:blank',
+        title: 'Too Many Requests',
+        status: 429,
+        detail: expect.stringMatching(/^over 3 requests a minute from this client; retry in /),
+        instance: '/ladders',
+        requestId: expect.any(String),
       });
       // Unknown paths count too: a flood of 404s is limited like the rest.
       expect((await call(app, '/nowhere')).status).toBe(429);

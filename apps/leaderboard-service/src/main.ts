@@ -1,17 +1,22 @@
 import 'reflect-metadata';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { startHttpService } from '@ranking/operations';
 import { protectApi } from './api-protection.js';
+import { markUnversionedAliases, versionedUrl } from './conventions/api-version.js';
+import { noCacheByDefault } from './conventions/cache-validation.js';
+import { invalidRequest } from './conventions/invalid-request.js';
+import { configureApi, openApiDocument } from './conventions/openapi-document.js';
+import { ProblemFilter } from './conventions/problem.filter.js';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { MAX_ID_UNITS } from './players/player-id-query.js';
 import { QueryValidationPipe } from './query-validation.pipe.js';
 import { REDIS } from './tokens.js';
-import { UnavailableFilter } from './unavailable.filter.js';
 
 /**
- * The leaderboard service: boards in Redis, the HTTP API, its OpenAPI document and the page.
- * Fastify, as every service: about half Express's CPU per request (ADR 10).
+ * The leaderboard service: boards in Redis, the HTTP API under /v1 (ADR 30), its OpenAPI
+ * document and the page. Fastify, as every service: about half Express's CPU per request
+ * (ADR 10).
  */
 try {
   const env = loadEnvironment();
@@ -19,24 +24,28 @@ try {
     name: 'leaderboard-service',
     env,
     module: LeaderboardServiceModule.forRoot(env, loadLadders(env)),
-    // A player id is up to 128 code points: up to 256 UTF-16 units decoded (Fastify's default
-    // of 100 answered 414 to longer ones).
-    http: { maxParamLength: MAX_ID_UNITS },
+    http: {
+      // A player id is up to 128 code points: up to 256 UTF-16 units decoded (Fastify's default
+      // of 100 answered 414 to longer ones).
+      maxParamLength: MAX_ID_UNITS,
+      // The unversioned paths of before are routed as their /v1 paths, for one release.
+      rewriteUrl: versionedUrl,
+    },
     configure: async (app) => {
       await protectApi(app, env, app.get(REDIS));
+      markUnversionedAliases(app);
+      noCacheByDefault(app);
       app.useGlobalPipes(
-        new QueryValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }),
+        new QueryValidationPipe({
+          transform: true,
+          whitelist: true,
+          forbidNonWhitelisted: true,
+          exceptionFactory: invalidRequest,
+        }),
       );
-      app.useGlobalFilters(new UnavailableFilter(app.getHttpAdapter()));
-      const document = SwaggerModule.createDocument(
-        app,
-        new DocumentBuilder()
-          .setTitle('ranking leaderboards')
-          .setDescription('Daily 06:00 boards, live ranks and rating histories of the ladders')
-          .setVersion('1')
-          .build(),
-      );
-      SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json' });
+      app.useGlobalFilters(new ProblemFilter());
+      configureApi(app);
+      SwaggerModule.setup('docs', app, openApiDocument(app), { jsonDocumentUrl: 'docs/json' });
     },
   });
 } catch (error) {

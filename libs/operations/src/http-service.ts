@@ -3,12 +3,16 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '@ranking/config';
 import type { FastifyHttpOptions } from 'fastify';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpLimits } from './http-limits.js';
 import { JsonLogger } from './json-logger.js';
-import { SERVICE_PORTS, type ServiceName } from './probe-paths.js';
+import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from './probe-paths.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { ServiceMetrics } from './service-metrics.js';
+
+/** Paths polled by machines every few seconds: their access lines are debug, not info. */
+const POLLED = new Set<string>([...Object.values(PROBE_PATHS), '/ping']);
 
 /** A shutdown that takes longer than this is cut short (orchestrators kill at 10 s or later). */
 export const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -24,9 +28,11 @@ export interface HttpServiceOptions {
 }
 
 /**
- * Starts a service the one way all three start: Fastify with the body and time limits of
+ * Starts a service the one way all of them start: Fastify with the body and time limits of
  * httpLimits, JSON logs at LOG_LEVEL, request times in `http_request_duration_seconds`,
- * listening on HOST and the service's port. On SIGTERM or SIGINT readiness turns 503, the
+ * listening on HOST and the service's port. Every request has an id (the caller's X-Request-Id
+ * when acceptable, else a new UUID: `request.id`), echoed in X-Request-Id and written in its
+ * access line (method, path, status, duration; info, the probes' debug). On SIGTERM or SIGINT readiness turns 503, the
  * work under way finishes, connections close (Nest's shutdown hooks) and the process exits 0,
  * or 1 if that took longer than SHUTDOWN_DEADLINE_MS.
  */
@@ -36,7 +42,11 @@ export async function startHttpService(
   const { name, env } = options;
   const app = await NestFactory.create<NestFastifyApplication>(
     options.module,
-    new FastifyAdapter({ ...httpLimits(env), ...options.http }),
+    new FastifyAdapter({
+      ...httpLimits(env),
+      genReqId: (request: IncomingMessage) => requestIdOf(request.headers[REQUEST_ID_HEADER]),
+      ...options.http,
+    }),
     {
       logger: new JsonLogger(env.LOG_LEVEL),
       abortOnError: false,
@@ -44,20 +54,37 @@ export async function startHttpService(
   );
   const logger = new Logger(name);
   const metrics = app.get(ServiceMetrics);
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onResponse', (request, reply, done) => {
-      metrics.httpDuration.observe(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
-          status_code: String(reply.statusCode),
-        },
-        reply.elapsedTime / 1e3,
-      );
-      done();
-    });
+  const access = new Logger('http');
+  const fastify = app.getHttpAdapter().getInstance();
+  // First of the hooks: an answer refused by a later one (a 429) carries the id too.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1e3,
+    );
+    // The path as the client sent it (before an alias was rewritten), without the query: it
+    // may carry a player id, and the route is what an operator searches by.
+    const path = request.originalUrl.split('?', 1)[0]!;
+    const line = {
+      method: request.method,
+      path,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+      requestId: request.id,
+    };
+    const message = `${request.method} ${path} ${reply.statusCode}`;
+    if (POLLED.has(path)) access.debug(message, line);
+    else access.log(message, line);
+    done();
+  });
   await options.configure?.(app);
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {

@@ -12,3 +12,6 @@ export * from './http-limits.js';
 export * from './closed-on-shutdown.js';
 export * from './service-checks.js';
 export * from './shared-check.js';
+export * from './problem-details.js';
+export * from './request-id.js';
+export * from './entity-tag.js';

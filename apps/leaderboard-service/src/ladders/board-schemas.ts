@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 // The OpenAPI response schemas of the board answers (live, daily and as of an instant). The
 // answers themselves are written as JSON text (board-row.ts); these classes only describe them.
 
 export const INSTANT = { type: String, format: 'date-time' } as const;
 
+@ApiSchema({ name: 'BoardRow' })
 export class BoardRowSchema {
   @ApiPropertyOptional({ description: 'competition rank (1, 2, 2, 4); absent on a lone row' })
   rank?: number;
@@ -23,6 +24,7 @@ export class BoardRowSchema {
 }
 
 /** What a board is: the fields a page and each side of a player's answer share. */
+@ApiSchema({ name: 'BoardView' })
 class BoardViewSchema {
   @ApiProperty({
     enum: ['daily', 'live'],
@@ -50,6 +52,7 @@ class BoardViewSchema {
   total!: number;
 }
 
+@ApiSchema({ name: 'BoardPage' })
 export class BoardPageSchema extends BoardViewSchema {
   @ApiProperty() ladder!: string;
   @ApiProperty({ description: "the position (1 = the top) of the page's first row" })
@@ -60,6 +63,7 @@ export class BoardPageSchema extends BoardViewSchema {
   nextCursor!: string | null;
 }
 
+@ApiSchema({ name: 'PlayerBoard' })
 export class PlayerBoardSchema extends BoardViewSchema {
   @ApiProperty({ type: Number, nullable: true, description: 'null when not ranked on it' })
   rank!: number | null;
@@ -76,6 +80,7 @@ export class PlayerBoardSchema extends BoardViewSchema {
   around!: BoardRowSchema[];
 }
 
+@ApiSchema({ name: 'Skill' })
 export class SkillSchema {
   @ApiProperty({ description: 'mean of the estimate (openskill scale, a new player 25)' })
   mu!: number;
@@ -83,6 +88,7 @@ export class SkillSchema {
   sigma!: number;
 }
 
+@ApiSchema({ name: 'Player' })
 export class PlayerSchema extends BoardRowSchema {
   @ApiProperty() ladder!: string;
   @ApiPropertyOptional({ ...INSTANT, description: 'as of an instant: the instant asked (UTC)' })
@@ -113,6 +119,7 @@ export class PlayerSchema extends BoardRowSchema {
   daily?: PlayerBoardSchema | null;
 }
 
+@ApiSchema({ name: 'PlayerMatches' })
 export class PlayerMatchesSchema {
   @ApiProperty() ladder!: string;
   @ApiProperty() prefix!: string;
@@ -124,6 +131,7 @@ export class PlayerMatchesSchema {
   players!: BoardRowSchema[];
 }
 
+@ApiSchema({ name: 'StoredBoard' })
 export class StoredBoardSchema {
   @ApiProperty({ description: "the board's date (its 06:00, the ladder's zone)" })
   date!: string;
@@ -135,15 +143,9 @@ export class StoredBoardSchema {
   players!: number;
 }
 
+@ApiSchema({ name: 'StoredBoards' })
 export class StoredBoardsSchema {
   @ApiProperty() ladder!: string;
   @ApiProperty({ type: () => StoredBoardSchema, isArray: true, description: 'newest first' })
   boards!: StoredBoardSchema[];
-}
-
-export class ErrorSchema {
-  @ApiProperty() statusCode!: number;
-  @ApiPropertyOptional() error?: string;
-  @ApiProperty({ description: 'what is wrong, in words' })
-  message!: string | string[];
 }

@@ -1,22 +1,42 @@
-import { BadRequestException, Controller, Get, Header, Param, Query } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+  BadRequestException,
+  Controller,
+  Get,
+  Header,
+  Headers,
+  Param,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { isRealDate } from '../boards/board-dates.js';
 import { decodeCursor } from '../boards/page-cursor.js';
+import { ApiCommonProblems, ApiProblem } from '../conventions/api-responses.js';
+import { API_VERSION } from '../conventions/api-version.js';
+import { CACHE_CONTROL, validatedBody } from '../conventions/cache-validation.js';
 import { instantOf } from '../instant-query.js';
-import { BoardPageSchema, ErrorSchema, StoredBoardsSchema } from './board-schemas.js';
+import { BoardPageSchema, StoredBoardsSchema } from './board-schemas.js';
+import { LadderListSchema } from './ladder-list-schemas.js';
 import { LeaderboardQueries } from './leaderboard-queries.js';
 import { LeaderboardQuery } from './leaderboard.query.js';
 import { PointInTimeQueries } from './point-in-time-queries.js';
 
+/** What a daily page's answer carries for caches. */
+const CACHE_HEADERS = {
+  ETag: {
+    description: "the page's bytes' tag (send it as If-None-Match)",
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: `daily, dated: ${CACHE_CONTROL.datedBoard}; daily, newest: ${CACHE_CONTROL.newestBoard}; live or at: ${CACHE_CONTROL.live}`,
+    schema: { type: 'string' },
+  },
+};
+
 @ApiTags('ladders')
-@Controller('ladders')
+@ApiCommonProblems()
+@Controller({ path: 'ladders', version: API_VERSION })
 export class LaddersController {
   constructor(
     private readonly queries: LeaderboardQueries,
@@ -24,42 +44,54 @@ export class LaddersController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Ladders: rule sets, time zones, the current board' })
-  @ApiOkResponse({ description: '{ ladders: [...] }' })
+  @ApiOperation({
+    operationId: 'listLadders',
+    summary: 'Ladders: rule sets, time zones, the current board',
+  })
+  @ApiOkResponse({ description: 'the configured ladders', type: LadderListSchema })
   list() {
     return this.queries.ladderList();
   }
 
   @Get(':ladder/boards')
-  @ApiOperation({ summary: 'The daily (06:00) boards kept for a ladder, newest first' })
-  @ApiOkResponse({ type: StoredBoardsSchema })
-  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or it has no boards' })
+  @ApiOperation({
+    operationId: 'listBoards',
+    summary: 'The daily (06:00) boards kept for a ladder, newest first',
+  })
+  @ApiOkResponse({ description: "the ladder's daily boards", type: StoredBoardsSchema })
+  @ApiProblem(404, 'no such ladder, or it has no boards')
   boards(@Param('ladder') id: string) {
     return this.queries.boards(this.queries.ladder(id, true));
   }
 
   @Get(':ladder/leaderboard')
   @ApiOperation({
+    operationId: 'getLeaderboard',
     summary:
       'Ranked rows of a daily (06:00) board, of the live board, or of the live board as of an instant (at), a page at a time',
     description:
-      "With at: the live board as it was then (the state after every change the rating service had made by that instant; empty before the ladder's first), paged as the live board, marked live: false.",
+      "With at: the live board as it was then (the state after every change the rating service had made by that instant; empty before the ladder's first), paged as the live board, marked live: false. A daily board's page carries an ETag and answers 304 to a matching If-None-Match.",
   })
-  @ApiOkResponse({ type: BoardPageSchema })
-  @ApiBadRequestResponse({
-    type: ErrorSchema,
-    description: 'a malformed query, at in the future, at with view=daily or date',
+  @ApiOkResponse({
+    description: 'a page of the board',
+    type: BoardPageSchema,
+    headers: CACHE_HEADERS,
   })
-  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder or board' })
-  @ApiConflictResponse({
-    type: ErrorSchema,
-    description: 'at: the history by then predates the board fields of history rows',
+  @ApiResponse({
+    status: 304,
+    description: "daily: If-None-Match named the page's ETag; no body",
+    headers: CACHE_HEADERS,
   })
+  @ApiProblem(400, 'a malformed query, at in the future, at with view=daily or date')
+  @ApiProblem(404, 'no such ladder or board')
+  @ApiProblem(409, 'at: the history by then predates the board fields of history rows')
   @Header('Content-Type', 'application/json; charset=utf-8')
   async leaderboard(
     @Param('ladder') id: string,
     @Query() query: LeaderboardQuery,
-  ): Promise<Buffer> {
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer | string> {
     const ladder = this.queries.ladder(id, true);
     const view = query.view ?? 'daily';
     if (query.date !== undefined && !isRealDate(query.date))
@@ -85,6 +117,10 @@ export class LaddersController {
         position,
       );
     const board = this.queries.boardName(view, query.date);
-    return this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50, position);
+    const body = await this.queries.leaderboard(ladder, board, cursor, query.limit ?? 50, position);
+    if (view === 'live') return body;
+    const cacheControl =
+      query.date === undefined ? CACHE_CONTROL.newestBoard : CACHE_CONTROL.datedBoard;
+    return validatedBody(reply, body, cacheControl, ifNoneMatch);
   }
 }

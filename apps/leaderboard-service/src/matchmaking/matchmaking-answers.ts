@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 // The answers of the matchmaking API as OpenAPI schemas (documentation: the handlers build
 // plain objects of these shapes).
 
+@ApiSchema({ name: 'SkillAnswer' })
 export class SkillAnswer {
   @ApiProperty({ description: 'mean of the estimate (openskill scale: a new player is 25)' })
   mu!: number;
@@ -11,6 +12,7 @@ export class SkillAnswer {
   sigma!: number;
 }
 
+@ApiSchema({ name: 'OpponentAnswer' })
 export class OpponentAnswer {
   @ApiProperty()
   player!: string;
@@ -28,6 +30,7 @@ export class OpponentAnswer {
   matchQuality!: number;
 }
 
+@ApiSchema({ name: 'OpponentsAnswer' })
 export class OpponentsAnswer {
   @ApiProperty()
   ladder!: string;
@@ -57,6 +60,7 @@ export class OpponentsAnswer {
   opponents!: OpponentAnswer[];
 }
 
+@ApiSchema({ name: 'PredictRequest' })
 export class PredictRequest {
   @ApiProperty({
     description:
@@ -68,6 +72,7 @@ export class PredictRequest {
   teams!: string[][];
 }
 
+@ApiSchema({ name: 'PredictedPlayer' })
 export class PredictedPlayer {
   @ApiProperty()
   player!: string;
@@ -81,6 +86,7 @@ export class PredictedPlayer {
   skill!: SkillAnswer;
 }
 
+@ApiSchema({ name: 'PredictedSide' })
 export class PredictedSide {
   @ApiProperty({ type: [PredictedPlayer] })
   players!: PredictedPlayer[];
@@ -89,6 +95,7 @@ export class PredictedSide {
   winProbability!: number;
 }
 
+@ApiSchema({ name: 'PredictionAnswer' })
 export class PredictionAnswer {
   @ApiProperty()
   ladder!: string;
@@ -98,18 +105,4 @@ export class PredictionAnswer {
 
   @ApiProperty({ description: 'how even the game would be, 0..1 (openskill draw probability)' })
   matchQuality!: number;
-}
-
-export class ErrorAnswer {
-  @ApiProperty({ example: 400 })
-  statusCode!: number;
-
-  @ApiProperty({ example: 'Bad Request' })
-  error!: string;
-
-  @ApiProperty({
-    description: 'what is wrong; a 400 for a body names its path, e.g. teams[1][0]',
-    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-  })
-  message!: string | string[];
 }

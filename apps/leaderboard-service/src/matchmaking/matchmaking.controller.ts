@@ -1,25 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCommonProblems, ApiProblem } from '../conventions/api-responses.js';
+import { API_VERSION } from '../conventions/api-version.js';
 import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
-import {
-  ErrorAnswer,
-  OpponentsAnswer,
-  PredictionAnswer,
-  PredictRequest,
-} from './matchmaking-answers.js';
+import { OpponentsAnswer, PredictionAnswer, PredictRequest } from './matchmaking-answers.js';
 import { MatchmakingQueries } from './matchmaking-queries.js';
 import { OpponentsQuery } from './opponents.query.js';
 import { proposedGame } from './predict-request.js';
 
 @ApiTags('matchmaking')
-@Controller('ladders/:ladder')
+@ApiCommonProblems()
+@Controller({ path: 'ladders/:ladder', version: API_VERSION })
 export class MatchmakingController {
   constructor(
     private readonly ladders: LeaderboardQueries,
@@ -28,15 +19,13 @@ export class MatchmakingController {
 
   @Get('players/:player/opponents')
   @ApiOperation({
+    operationId: 'listOpponents',
     summary:
       'Active players (a counted game in the last 14 days) closest in skill, with win probability and match quality',
   })
-  @ApiOkResponse({ type: OpponentsAnswer })
-  @ApiBadRequestResponse({ type: ErrorAnswer, description: 'limit is not 1..100' })
-  @ApiNotFoundResponse({
-    type: ErrorAnswer,
-    description: 'unknown ladder, or a player it does not know',
-  })
+  @ApiOkResponse({ description: 'the opponents', type: OpponentsAnswer })
+  @ApiProblem(400, 'limit is not 1..100')
+  @ApiProblem(404, 'unknown ladder, or a player it does not know')
   opponents(
     @Param('ladder') id: string,
     @Param('player') player: string,
@@ -48,16 +37,15 @@ export class MatchmakingController {
   @Post('predict')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'predictGame',
     summary:
       "A proposed game's win probability per side and its match quality (unknown players at the prior)",
   })
   @ApiBody({ type: PredictRequest })
-  @ApiOkResponse({ type: PredictionAnswer })
-  @ApiBadRequestResponse({
-    type: ErrorAnswer,
-    description: "the body is not a game of the ladder's shapes; the message names the path",
-  })
-  @ApiNotFoundResponse({ type: ErrorAnswer, description: 'unknown ladder' })
+  @ApiOkResponse({ description: 'the prediction', type: PredictionAnswer })
+  @ApiProblem(400, "the body is not a game of the ladder's shapes; the message names the path")
+  @ApiProblem(404, 'unknown ladder')
+  @ApiProblem(413, 'a body over HTTP_BODY_LIMIT_BYTES')
   predict(@Param('ladder') id: string, @Body() body: unknown): Promise<PredictionAnswer> {
     const ladder = this.ladders.ladder(id);
     return this.queries.predict(ladder, proposedGame(body, ladder));

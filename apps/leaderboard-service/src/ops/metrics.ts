@@ -22,6 +22,8 @@ export class Metrics {
 
   readonly rateLimited: Counter<'route'>;
 
+  readonly unversioned: Counter<'route'>;
+
   readonly skillIndexLoad: Histogram<'ladder'>;
 
   readonly skillIndexPlayers: Counter<'ladder'>;
@@ -69,6 +71,12 @@ export class Metrics {
     this.rateLimited = new Counter({
       name: 'leaderboard_rate_limited_total',
       help: 'Requests answered 429 because their client was over RATE_LIMIT_PER_MINUTE',
+      labelNames: ['route'] as const,
+      registers,
+    });
+    this.unversioned = new Counter({
+      name: 'leaderboard_unversioned_requests_total',
+      help: 'Requests to the deprecated unversioned API paths (aliases of /v1), by /v1 route: who still needs to move',
       labelNames: ['route'] as const,
       registers,
     });

@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { EVENT_TYPES } from '@ranking/contracts';
 import { INSTANT, SkillSchema } from '../ladders/board-schemas.js';
 
 // The OpenAPI response schemas of a player's history; the answer is HistoryReader's entries.
 
+@ApiSchema({ name: 'HistoryEvent' })
 class HistoryEventSchema {
   @ApiProperty({ enum: EVENT_TYPES })
   type!: string;
@@ -26,6 +27,7 @@ class HistoryEventSchema {
   since?: string;
 }
 
+@ApiSchema({ name: 'HistoryOther' })
 class HistoryOtherSchema {
   @ApiProperty() player!: string;
   @ApiProperty({ description: 'their rating before the game' }) before!: number;
@@ -35,11 +37,13 @@ class HistoryOtherSchema {
   result!: string | null;
 }
 
+@ApiSchema({ name: 'SkillChange' })
 class SkillChangeSchema {
   @ApiProperty({ type: () => SkillSchema }) before!: SkillSchema;
   @ApiProperty({ type: () => SkillSchema }) after!: SkillSchema;
 }
 
+@ApiSchema({ name: 'HistoryEntry' })
 class HistoryEntrySchema {
   @ApiProperty({ description: 'the row id (cursors are row ids)' }) id!: number;
   @ApiProperty({ description: "the event's place in the ladder's log" }) seq!: number;
@@ -68,6 +72,7 @@ class HistoryEntrySchema {
   others!: HistoryOtherSchema[];
 }
 
+@ApiSchema({ name: 'HistoryPage' })
 export class HistoryPageSchema {
   @ApiProperty() ladder!: string;
   @ApiProperty() player!: string;

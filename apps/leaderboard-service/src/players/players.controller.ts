@@ -1,15 +1,10 @@
 import { Controller, Get, Header, NotFoundException, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HistoryReader } from '@ranking/persistence';
+import { ApiCommonProblems, ApiProblem } from '../conventions/api-responses.js';
+import { API_VERSION } from '../conventions/api-version.js';
 import { instantOf } from '../instant-query.js';
-import { ErrorSchema, PlayerMatchesSchema, PlayerSchema } from '../ladders/board-schemas.js';
+import { PlayerMatchesSchema, PlayerSchema } from '../ladders/board-schemas.js';
 import { LeaderboardQueries } from '../ladders/leaderboard-queries.js';
 import { PointInTimeQueries } from '../ladders/point-in-time-queries.js';
 import { HistoryPageSchema } from './history-schemas.js';
@@ -23,7 +18,8 @@ import { HistoryQuery, PlayerQuery, PlayerSearchQuery } from './player.query.js'
  * (`player?id=`), which the page always uses.
  */
 @ApiTags('players')
-@Controller('ladders/:ladder')
+@ApiCommonProblems()
+@Controller({ path: 'ladders/:ladder', version: API_VERSION })
 export class PlayersController {
   constructor(
     private readonly queries: LeaderboardQueries,
@@ -33,10 +29,13 @@ export class PlayersController {
   ) {}
 
   @Get('players')
-  @ApiOperation({ summary: 'Players whose id starts with a prefix (who have played), in id order' })
-  @ApiOkResponse({ type: PlayerMatchesSchema })
-  @ApiBadRequestResponse({ type: ErrorSchema, description: 'no prefix, or a malformed query' })
-  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder' })
+  @ApiOperation({
+    operationId: 'searchPlayers',
+    summary: 'Players whose id starts with a prefix (who have played), in id order',
+  })
+  @ApiOkResponse({ description: 'the matching players', type: PlayerMatchesSchema })
+  @ApiProblem(400, 'no prefix, or a malformed query')
+  @ApiProblem(404, 'no such ladder')
   @Header('Content-Type', 'application/json; charset=utf-8')
   players(@Param('ladder') id: string, @Query() query: PlayerSearchQuery): Promise<string> {
     return this.search.byPrefix(this.queries.ladder(id), query.prefix, query.limit ?? 10);
@@ -44,21 +43,16 @@ export class PlayersController {
 
   @Get('players/:player')
   @ApiOperation({
+    operationId: 'getPlayer',
     summary:
       'A player: rating, record, title or level, skill estimate, daily and live rank, neighbours; or as of an instant (at)',
     description:
       'With at: the player as the live board showed them then, with their rank and neighbours on it (no daily board); played: false when they had not played by then.',
   })
-  @ApiOkResponse({ type: PlayerSchema })
-  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query, at in the future' })
-  @ApiNotFoundResponse({
-    type: ErrorSchema,
-    description: 'no such ladder, or the player has no games on it',
-  })
-  @ApiConflictResponse({
-    type: ErrorSchema,
-    description: 'at: the history by then predates the board fields of history rows',
-  })
+  @ApiOkResponse({ description: 'the player', type: PlayerSchema })
+  @ApiProblem(400, 'a malformed query, at in the future')
+  @ApiProblem(404, 'no such ladder, or the player has no games on it')
+  @ApiProblem(409, 'at: the history by then predates the board fields of history rows')
   @Header('Content-Type', 'application/json; charset=utf-8')
   player(
     @Param('ladder') id: string,
@@ -73,18 +67,13 @@ export class PlayersController {
 
   @Get('player')
   @ApiOperation({
+    operationId: 'getPlayerById',
     summary: 'A player, as GET players/{player}, named in the query (any id, "." and ".." too)',
   })
-  @ApiOkResponse({ type: PlayerSchema })
-  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query or id' })
-  @ApiNotFoundResponse({
-    type: ErrorSchema,
-    description: 'no such ladder, or the player has no games on it',
-  })
-  @ApiConflictResponse({
-    type: ErrorSchema,
-    description: 'at: the history by then predates the board fields of history rows',
-  })
+  @ApiOkResponse({ description: 'the player', type: PlayerSchema })
+  @ApiProblem(400, 'a malformed query or id')
+  @ApiProblem(404, 'no such ladder, or the player has no games on it')
+  @ApiProblem(409, 'at: the history by then predates the board fields of history rows')
   @Header('Content-Type', 'application/json; charset=utf-8')
   playerById(@Param('ladder') id: string, @Query() query: PlayerByIdQuery): Promise<string> {
     return this.player(id, query.id, query);
@@ -92,24 +81,26 @@ export class PlayersController {
 
   @Get('player/history')
   @ApiOperation({
+    operationId: 'getPlayerHistoryById',
     summary:
       "A player's rating changes, as GET players/{player}/history, the player named in the query",
   })
-  @ApiOkResponse({ type: HistoryPageSchema })
-  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query or id' })
-  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or no history' })
+  @ApiOkResponse({ description: "a page of the player's rating changes", type: HistoryPageSchema })
+  @ApiProblem(400, 'a malformed query or id')
+  @ApiProblem(404, 'no such ladder, or no history')
   playerHistoryById(@Param('ladder') id: string, @Query() query: HistoryByIdQuery) {
     return this.playerHistory(id, query.id, query);
   }
 
   @Get('players/:player/history')
   @ApiOperation({
+    operationId: 'getPlayerHistory',
     summary:
       "A player's rating changes, newest first, each with its why, its event and the game's other players",
   })
-  @ApiOkResponse({ type: HistoryPageSchema })
-  @ApiBadRequestResponse({ type: ErrorSchema, description: 'a malformed query' })
-  @ApiNotFoundResponse({ type: ErrorSchema, description: 'no such ladder, or no history' })
+  @ApiOkResponse({ description: "a page of the player's rating changes", type: HistoryPageSchema })
+  @ApiProblem(400, 'a malformed query')
+  @ApiProblem(404, 'no such ladder, or no history')
   async playerHistory(
     @Param('ladder') id: string,
     @Param('player') player: string,

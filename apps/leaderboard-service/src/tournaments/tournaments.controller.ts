@@ -1,32 +1,34 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCommonProblems, ApiProblem } from '../conventions/api-responses.js';
+import { API_VERSION } from '../conventions/api-version.js';
 import { TournamentQueries } from './tournament-queries.js';
+import { TournamentListSchema, TournamentSchema } from './tournament-schemas.js';
 
 @ApiTags('tournaments')
-@Controller('tournaments')
+@ApiCommonProblems()
+@Controller({ path: 'tournaments', version: API_VERSION })
 export class TournamentsController {
   constructor(private readonly queries: TournamentQueries) {}
 
   @Get()
-  @ApiOperation({ summary: 'Configured tournaments: ladders, groups, status' })
-  @ApiOkResponse({
-    description:
-      '{ tournaments: [{ id, name, ladder, ladders, groups, players, status, games, qualified }] }',
+  @ApiOperation({
+    operationId: 'listTournaments',
+    summary: 'Configured tournaments: ladders, groups, status',
   })
+  @ApiOkResponse({ description: 'the configured tournaments', type: TournamentListSchema })
   list() {
     return this.queries.list();
   }
 
   @Get(':id')
   @ApiOperation({
+    operationId: 'getTournament',
     summary:
       "A tournament's group stage: tables (with play-off-needed flags), matches with their games, the play-off group and who advances",
   })
-  @ApiOkResponse({
-    description:
-      '{ id, name, ladder, complete, groups: [{ id, ladder, players, complete, standings: [{ position, player, played, matchPoints, smallPoints, playoffNeeded, fate, ... }], matches: [{ id, players, status, score, winner, games }] }], playoff, advancement: { perGroup, qualified, toPlayoff, playoffNeeded }, ignored }',
-  })
-  @ApiNotFoundResponse({ description: 'no tournament with this id is configured' })
+  @ApiOkResponse({ description: "the tournament's group stage", type: TournamentSchema })
+  @ApiProblem(404, 'no tournament with this id is configured')
   tournament(@Param('id') id: string) {
     return this.queries.view(id);
   }
