@@ -152,7 +152,7 @@ check_store_version() {
 broker_answers() {
   local brokers="${1:-$LOCAL_BROKER}" timeout="${2:-3}"
   (cd "${ROOT}" && KAFKA_BROKERS="${brokers}" KAFKA_WAIT_QUIET=1 \
-    node "${SCRIPT_DIR}/wait-ready.mjs" "${timeout}")
+    node --disable-warning=TimeoutNegativeWarning "${SCRIPT_DIR}/wait-ready.mjs" "${timeout}")
 }
 
 # Cheap TCP probe (no JVM / node start-up).
@@ -628,7 +628,7 @@ format_node() {
   cid="$(tr -d '[:space:]' <"${CLUSTER_HOME}/cluster-id")"
   node_java_args "${n}"
   "${JAVA_ARGS[@]}" kafka.tools.StorageTool format -t "${cid}" -c "${dir}/server.properties" |
-    sed 's/^/[kafka]   /'
+    grep -v '^Bootstrap metadata:' | sed 's/^/[kafka]   /'
   echo "${KAFKA_VERSION}" >"${dir}/kafka-version"
 }
 
@@ -667,7 +667,7 @@ wait_cluster() {
       fi
     done
     if (cd "${ROOT}" && KAFKA_BROKERS="${brokers}" KAFKA_WAIT_QUIET=1 KAFKA_WAIT_BROKERS="${count}" \
-      node "${SCRIPT_DIR}/wait-ready.mjs" 5); then
+      node --disable-warning=TimeoutNegativeWarning "${SCRIPT_DIR}/wait-ready.mjs" 5); then
       return 0
     fi
     sleep 0.5
