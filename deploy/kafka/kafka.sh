@@ -136,8 +136,10 @@ LOG4J
   fi
 }
 
-# A store formatted by one Kafka version is started by that version only: a 4.x broker would
-# upgrade a 3.9 store's metadata for good, and 3.9 cannot read a 4.x store. $1: the data dir.
+# A store formatted by one Kafka version is started by that version only: another version on it
+# is an upgrade (or a downgrade) of that store, shared by whoever uses the broker, to be made on
+# purpose (write the new version into its kafka-version file), not by a KAFKA_VERSION left set.
+# $1: the data dir, $2: its kafka-version file.
 check_store_version() {
   local data="$1" file="$2" formatted
   [[ -f "${data}/meta.properties" ]] || return 0
