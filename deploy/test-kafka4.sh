@@ -42,6 +42,7 @@ for arg in "$@"; do
 done
 ((${#suites[@]})) || suites=(test/security/kafka-sasl.int-spec.ts)
 status=0
-npm run --silent jest -- "${options[@]}" --selectProjects integration "${suites[@]}" || status=$?
+# The paths before --selectProjects, which takes every word after it as a project name.
+npm run --silent jest -- "${options[@]}" "${suites[@]}" --selectProjects integration || status=$?
 echo "[kafka4] Kafka ${KAFKA_VERSION}: $([[ ${status} == 0 ]] && echo passed || echo FAILED) in $((SECONDS - started)) s (broker start, setup and tests; the stop follows)"
 exit "${status}"
