@@ -418,6 +418,7 @@ cmd_start() {
 
   local t0 pid
   t0="$(now)"
+  check_store_version "${DATA_DIR}" "${STORE_VERSION_FILE}"
 
   if pid="$(running_pid)"; then
     log "broker process ${pid} already running, checking that it answers"
@@ -462,7 +463,8 @@ cmd_start() {
     return 1
   fi
 
-  check_store_version "${DATA_DIR}" "${STORE_VERSION_FILE}"
+  # A new state directory whose version's jars are cached already: the fetch makes none.
+  mkdir -p "${KAFKA_HOME}"
   cmd_fetch
   ensure_tls
   write_configs
