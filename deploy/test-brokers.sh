@@ -10,6 +10,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${ROOT}"
+# Node 24 (deploy/node.sh): the pinned binary first on PATH when the machine's node is another.
+# shellcheck source=deploy/node.sh
+source "$ROOT/deploy/node.sh"
+use_node_runtime
 KAFKA_SH=(bash deploy/kafka/kafka.sh --brokers 3)
 started=$SECONDS
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Single-node KRaft Apache Kafka 3.9.1 broker from Maven Central jars (no Docker).
+# Single-node KRaft Apache Kafka broker from Maven Central jars (no Docker): 3.9.1 unless
+# KAFKA_VERSION names another (4.x runs too: docs/adr/0029-node-24-and-kafka-4.md).
 #
 #   bash deploy/kafka/kafka.sh start   # fetch jars if needed, format once, start, wait ready
 #   bash deploy/kafka/kafka.sh stop    # SIGTERM (30 s grace) then SIGKILL
@@ -9,9 +10,11 @@
 #       127.0.0.1:29092-29094 (state in .kafka-cluster/); also stop|status|kill-node N|start-node N
 #       |brokers with --brokers 3 (see "three-node cluster" below)
 #
-# State lives in <repo>/.kafka (git-ignored): libs/, data/, logs/, server.properties,
-# log4j.properties, cluster-id, kafka.pid, credentials.json (SCRAM passwords, made on first start),
-# tls/ (a local CA and the certificates it signed, made on the first start that lacks them).
+# State lives in <repo>/.kafka (git-ignored; KAFKA_STATE_DIR names another): data/, logs/,
+# server.properties, log4j(2).properties, cluster-id, kafka.pid, kafka-version (the version that
+# formatted data/), credentials.json (SCRAM passwords, made on first start), tls/ (a local CA and
+# the certificates it signed, made on the first start that lacks them). The jars are a cache per
+# version in <repo>/.cache/kafka/VERSION (git-ignored), shared by every state directory.
 # Listeners: PLAINTEXT on 127.0.0.1:KAFKA_PORT (local development: unauthenticated, the ANONYMOUS
 # principal is a super user), SASL_PLAINTEXT with SCRAM-SHA-512 on 127.0.0.1:KAFKA_SASL_PORT
 # (every client a principal, authorised by ACLs; `ranking setup` writes them), the same over TLS
@@ -20,26 +23,40 @@
 # No password is ever on a command line (ps shows every process's): the SCRAM passwords reach
 # kafka-storage and kafka-configs through files, the keystore's through server.properties and
 # openssl's through a file, all mode 600.
-# Env: KAFKA_PORT (default 9092), KAFKA_SASL_PORT (9094), KAFKA_SSL_PORT (9095), KAFKA_CONTROLLER_PORT (9093),
+# Env: KAFKA_VERSION (default 3.9.1; a 4.x from Maven Central works the same way),
+#      KAFKA_STATE_DIR (default <repo>/.kafka), KAFKA_CLUSTER_DIR (default <repo>/.kafka-cluster),
+#      KAFKA_PORT (default 9092), KAFKA_SASL_PORT (9094), KAFKA_SSL_PORT (9095), KAFKA_CONTROLLER_PORT (9093),
 #      KAFKA_BROKERS (if set and != 127.0.0.1:KAFKA_PORT an external broker is assumed),
 #      JAVA_HOME, KAFKA_HEAP_OPTS (default "-Xms256m -Xmx1g"), KAFKA_START_TIMEOUT (default 90).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "${SCRIPT_DIR}/../.." && pwd)"
-KAFKA_HOME="${ROOT}/.kafka"
-LIBS_DIR="${KAFKA_HOME}/libs"
+# Kafka 3.9 by default; KAFKA_VERSION=4.x.y runs a 4.x broker (its own state directory: a store
+# formatted by one version is not started by another, see check_store_version).
+KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"
+[[ "${KAFKA_VERSION}" =~ ^[34]\.[0-9]+\.[0-9]+$ ]] || {
+  echo "[kafka] KAFKA_VERSION must be a 3.x.y or 4.x.y release, got '${KAFKA_VERSION}'" >&2
+  exit 2
+}
+KAFKA_MAJOR="${KAFKA_VERSION%%.*}"
+KAFKA_HOME="$(realpath -m "${KAFKA_STATE_DIR:-${ROOT}/.kafka}")"
+LIBS_DIR="${ROOT}/.cache/kafka/${KAFKA_VERSION}"
 DATA_DIR="${KAFKA_HOME}/data"
 LOG_DIR="${KAFKA_HOME}/logs"
 PROPS="${KAFKA_HOME}/server.properties"
-LOG4J_PROPS="${KAFKA_HOME}/log4j.properties"
+if ((KAFKA_MAJOR >= 4)); then
+  LOG4J_PROPS="${KAFKA_HOME}/log4j2.properties"
+else
+  LOG4J_PROPS="${KAFKA_HOME}/log4j.properties"
+fi
 CLUSTER_ID_FILE="${KAFKA_HOME}/cluster-id"
 PID_FILE="${KAFKA_HOME}/kafka.pid"
 CREDENTIALS_FILE="${KAFKA_HOME}/credentials.json"
 # Which credentials the broker's metadata holds (a hash of the cluster id and credentials.json).
 SCRAM_MARK="${KAFKA_HOME}/scram-applied"
-
-KAFKA_VERSION="3.9.1"
+# The Kafka version that formatted data/ (a store from before this file: 3.9.1).
+STORE_VERSION_FILE="${KAFKA_HOME}/kafka-version"
 LOCAL_BROKER="127.0.0.1:${KAFKA_PORT:-9092}"
 SASL_BROKER="127.0.0.1:${KAFKA_SASL_PORT:-9094}"
 SSL_BROKER="127.0.0.1:${KAFKA_SSL_PORT:-9095}"
@@ -68,15 +85,76 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 # --- helpers ---------------------------------------------------------------
 
 jars_present() {
-  compgen -G "${LIBS_DIR}/kafka_2.13-${KAFKA_VERSION}.jar" >/dev/null &&
+  compgen -G "${LIBS_DIR}/kafka_2.13-${KAFKA_VERSION}.jar" >/dev/null || return 1
+  if ((KAFKA_MAJOR >= 4)); then
+    compgen -G "${LIBS_DIR}/log4j-slf4j2-impl-*.jar" >/dev/null &&
+      compgen -G "${LIBS_DIR}/kafka-tools-${KAFKA_VERSION}.jar" >/dev/null
+  else
     compgen -G "${LIBS_DIR}/slf4j-reload4j-*.jar" >/dev/null
+  fi
+}
+
+# Kafka 4.x logs through log4j2 (its own properties format), 3.x through reload4j (log4j 1's).
+log_config_flag() {
+  if ((KAFKA_MAJOR >= 4)); then echo "-Dlog4j2.configurationFile=$1"; else echo "-Dlog4j.configuration=file:$1"; fi
+}
+
+# write_log_config FILE LOG_FILE BACKUPS: everything at INFO into LOG_FILE (20 MB a file).
+write_log_config() {
+  local file="$1" log_file="$2" backups="$3"
+  if ((KAFKA_MAJOR >= 4)); then
+    cat >"${file}" <<LOG4J2
+# Generated by deploy/kafka/kafka.sh - everything goes to ${log_file}
+appender.file.type=RollingFile
+appender.file.name=file
+appender.file.fileName=${log_file}
+appender.file.filePattern=${log_file}.%i
+appender.file.layout.type=PatternLayout
+appender.file.layout.pattern=[%d] %p %m (%c)%n
+appender.file.policies.type=Policies
+appender.file.policies.size.type=SizeBasedTriggeringPolicy
+appender.file.policies.size.size=20MB
+appender.file.strategy.type=DefaultRolloverStrategy
+appender.file.strategy.max=${backups}
+rootLogger.level=INFO
+rootLogger.appenderRef.file.ref=file
+logger.request.name=kafka.request.logger
+logger.request.level=WARN
+LOG4J2
+  else
+    cat >"${file}" <<LOG4J
+# Generated by deploy/kafka/kafka.sh - everything goes to ${log_file}
+log4j.rootLogger=INFO, kafkaAppender
+log4j.appender.kafkaAppender=org.apache.log4j.RollingFileAppender
+log4j.appender.kafkaAppender.File=${log_file}
+log4j.appender.kafkaAppender.MaxFileSize=20MB
+log4j.appender.kafkaAppender.MaxBackupIndex=${backups}
+log4j.appender.kafkaAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.kafkaAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+LOG4J
+  fi
+}
+
+# A store formatted by one Kafka version is started by that version only: another version on it
+# is an upgrade (or a downgrade) of that store, shared by whoever uses the broker, to be made on
+# purpose (write the new version into its kafka-version file), not by a KAFKA_VERSION left set.
+# $1: the data dir, $2: its kafka-version file.
+check_store_version() {
+  local data="$1" file="$2" formatted
+  [[ -f "${data}/meta.properties" ]] || return 0
+  formatted="$(cat "${file}" 2>/dev/null || echo 3.9.1)"
+  [[ "${formatted}" == "${KAFKA_VERSION}" ]] && return 0
+  err "${data} was formatted by Kafka ${formatted}, not ${KAFKA_VERSION}: start ${formatted} there"
+  err "(KAFKA_VERSION=${formatted}) or give ${KAFKA_VERSION} its own state (KAFKA_STATE_DIR, KAFKA_CLUSTER_DIR)"
+  return 1
 }
 
 # Is a broker answering on $1 (default local)? $2 = timeout seconds.
 broker_answers() {
   local brokers="${1:-$LOCAL_BROKER}" timeout="${2:-3}"
   (cd "${ROOT}" && KAFKA_BROKERS="${brokers}" KAFKA_WAIT_QUIET=1 \
-    node "${SCRIPT_DIR}/wait-ready.mjs" "${timeout}")
+    node --disable-warning=TimeoutNegativeWarning "${SCRIPT_DIR}/wait-ready.mjs" "${timeout}")
 }
 
 # Cheap TCP probe (no JVM / node start-up).
@@ -106,7 +184,7 @@ java_args() {
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
     -Djava.awt.headless=true
     "-Dkafka.logs.dir=${LOG_DIR}"
-    "-Dlog4j.configuration=file:${LOG4J_PROPS}"
+    "$(log_config_flag "${LOG4J_PROPS}")"
     -cp "${LIBS_DIR}/*")
 }
 
@@ -160,23 +238,7 @@ num.network.threads=2
 num.io.threads=4
 PROPS
 
-  cat >"${LOG4J_PROPS}" <<LOG4J
-# Generated by deploy/kafka/kafka.sh - everything goes to .kafka/logs/server.log
-log4j.rootLogger=INFO, kafkaAppender
-log4j.appender.kafkaAppender=org.apache.log4j.RollingFileAppender
-log4j.appender.kafkaAppender.File=${LOG_DIR}/server.log
-log4j.appender.kafkaAppender.MaxFileSize=20MB
-log4j.appender.kafkaAppender.MaxBackupIndex=3
-log4j.appender.kafkaAppender.layout=org.apache.log4j.PatternLayout
-log4j.appender.kafkaAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
-log4j.logger.org.apache.zookeeper=WARN
-log4j.logger.kafka=INFO
-log4j.logger.org.apache.kafka=INFO
-log4j.logger.kafka.request.logger=WARN
-log4j.logger.kafka.log.LogCleaner=INFO
-log4j.logger.state.change.logger=INFO
-log4j.logger.kafka.authorizer.logger=INFO
-LOG4J
+  write_log_config "${LOG4J_PROPS}" "${LOG_DIR}/server.log" 3
 }
 
 # .kafka/tls: a local CA (ca.pem, ca-key.pem), the broker's key and certificate in a PKCS12
@@ -282,7 +344,8 @@ apply_credentials() {
   t0="$(now)"
   while read -r user password; do
     (umask 077 && echo "${SCRAM_MECHANISM}=iterations=4096,password=${password}" >"${file}")
-    java_cmd kafka.admin.ConfigCommand --bootstrap-server "${LOCAL_BROKER}" --alter \
+    # Kafka 4.x moved ConfigCommand to the tools module.
+    java_cmd "$( ((KAFKA_MAJOR >= 4)) && echo org.apache.kafka.tools.ConfigCommand || echo kafka.admin.ConfigCommand)" --bootstrap-server "${LOCAL_BROKER}" --alter \
       --add-config-file "${file}" --entity-type users --entity-name "${user}" >/dev/null
   done < <(credential_lines)
   rm -f "${file}"
@@ -314,8 +377,11 @@ format_storage() {
   )
   users="$(grep -c -- '^--add-scram$' "${args}" || true)"
   log "formatting ${DATA_DIR} with cluster id ${cid} and ${users} SCRAM users"
-  java_cmd kafka.tools.StorageTool format -t "${cid}" -c "${PROPS}" "@${args}" | sed 's/^/[kafka]   /'
+  # Kafka 4.x prints its bootstrap records, the SCRAM users' salted keys among them: not those.
+  java_cmd kafka.tools.StorageTool format -t "${cid}" -c "${PROPS}" "@${args}" |
+    grep -v '^Bootstrap metadata:' | sed 's/^/[kafka]   /'
   rm -f "${args}"
+  echo "${KAFKA_VERSION}" >"${STORE_VERSION_FILE}"
   scram_mark >"${SCRAM_MARK}"
 }
 
@@ -329,9 +395,13 @@ cmd_fetch() {
   local t0
   t0="$(now)"
   log "fetching kafka_2.13:${KAFKA_VERSION} jars from Maven Central into ${LIBS_DIR#"${ROOT}"/}"
-  mkdir -p "${LIBS_DIR}"
+  mkdir -p "${LIBS_DIR}" "${KAFKA_HOME}"
+  # The pom's kafka4 profile: log4j2 instead of reload4j, and kafka-tools (ConfigCommand).
+  local profile=()
+  ((KAFKA_MAJOR >= 4)) && profile=(-P kafka4)
   # mvn -q still emits stray ANSI resets on stdout: keep its output in a file, show it on failure.
-  if ! mvn -q -B -Dstyle.color=never -f "${SCRIPT_DIR}/pom.xml" process-resources >"${KAFKA_HOME}/fetch.log" 2>&1; then
+  if ! mvn -q -B -Dstyle.color=never -f "${SCRIPT_DIR}/pom.xml" process-resources \
+    "-Dkafka.version=${KAFKA_VERSION}" "-Dkafka.libs.dir=${LIBS_DIR}" "${profile[@]}" >"${KAFKA_HOME}/fetch.log" 2>&1; then
     err "maven fetch failed:"
     sed 's/^/[kafka]   /' "${KAFKA_HOME}/fetch.log" >&2
     return 1
@@ -348,6 +418,7 @@ cmd_start() {
 
   local t0 pid
   t0="$(now)"
+  check_store_version "${DATA_DIR}" "${STORE_VERSION_FILE}"
 
   if pid="$(running_pid)"; then
     log "broker process ${pid} already running, checking that it answers"
@@ -392,6 +463,8 @@ cmd_start() {
     return 1
   fi
 
+  # A new state directory whose version's jars are cached already: the fetch makes none.
+  mkdir -p "${KAFKA_HOME}"
   cmd_fetch
   ensure_tls
   write_configs
@@ -463,12 +536,12 @@ cmd_status() {
 # A separate mode for fault tests: three combined broker+controller nodes, a 3-voter quorum,
 # PLAINTEXT only (no SASL listener, no authorizer), topics at replication factor 3 with
 # min.insync.replicas=2. State in <repo>/.kafka-cluster/node-N (data, logs, server.properties);
-# jars shared with the single broker (.kafka/libs). Ports: node N's broker on
+# jars shared with the single broker (.cache/kafka/VERSION). Ports: node N's broker on
 # KAFKA_CLUSTER_PORT+N-1 (default 29092..29094), its controller on
 # KAFKA_CLUSTER_CONTROLLER_PORT+N-1 (29192..29194). Heap per node: KAFKA_CLUSTER_HEAP_OPTS
 # (default "-Xms128m -Xmx384m").
 
-CLUSTER_HOME="${ROOT}/.kafka-cluster"
+CLUSTER_HOME="$(realpath -m "${KAFKA_CLUSTER_DIR:-${ROOT}/.kafka-cluster}")"
 CLUSTER_SIZE=3
 CLUSTER_PORT="${KAFKA_CLUSTER_PORT:-29092}"
 CLUSTER_CONTROLLER_PORT="${KAFKA_CLUSTER_CONTROLLER_PORT:-29192}"
@@ -536,16 +609,7 @@ num.network.threads=2
 num.io.threads=2
 num.replica.fetchers=1
 PROPS
-  cat >"${dir}/log4j.properties" <<LOG4J
-log4j.rootLogger=INFO, kafkaAppender
-log4j.appender.kafkaAppender=org.apache.log4j.RollingFileAppender
-log4j.appender.kafkaAppender.File=${dir}/logs/server.log
-log4j.appender.kafkaAppender.MaxFileSize=20MB
-log4j.appender.kafkaAppender.MaxBackupIndex=2
-log4j.appender.kafkaAppender.layout=org.apache.log4j.PatternLayout
-log4j.appender.kafkaAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
-log4j.logger.kafka.request.logger=WARN
-LOG4J
+  write_log_config "${dir}/$(basename "${LOG4J_PROPS}")" "${dir}/logs/server.log" 2
 }
 
 # Runs java with node N's heap, logs and log4j configuration.
@@ -557,7 +621,7 @@ node_java_args() {
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
     -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
     "-Dkafka.logs.dir=${dir}/logs"
-    "-Dlog4j.configuration=file:${dir}/log4j.properties"
+    "$(log_config_flag "${dir}/$(basename "${LOG4J_PROPS}")")"
     -cp "${LIBS_DIR}/*")
 }
 
@@ -568,7 +632,8 @@ format_node() {
   cid="$(tr -d '[:space:]' <"${CLUSTER_HOME}/cluster-id")"
   node_java_args "${n}"
   "${JAVA_ARGS[@]}" kafka.tools.StorageTool format -t "${cid}" -c "${dir}/server.properties" |
-    sed 's/^/[kafka]   /'
+    grep -v '^Bootstrap metadata:' | sed 's/^/[kafka]   /'
+  echo "${KAFKA_VERSION}" >"${dir}/kafka-version"
 }
 
 # Starts node N's JVM (configs written, storage formatted) and records its pid; does not wait.
@@ -583,6 +648,7 @@ launch_node() {
     err "node ${n}'s ports $(node_broker "${n}") / $(node_controller "${n}") are taken by another process"
     return 1
   fi
+  check_store_version "${dir}/data" "${dir}/kafka-version"
   write_node_configs "${n}"
   format_node "${n}"
   node_java_args "${n}"
@@ -605,7 +671,7 @@ wait_cluster() {
       fi
     done
     if (cd "${ROOT}" && KAFKA_BROKERS="${brokers}" KAFKA_WAIT_QUIET=1 KAFKA_WAIT_BROKERS="${count}" \
-      node "${SCRIPT_DIR}/wait-ready.mjs" 5); then
+      node --disable-warning=TimeoutNegativeWarning "${SCRIPT_DIR}/wait-ready.mjs" 5); then
       return 0
     fi
     sleep 0.5

@@ -12,9 +12,11 @@ import {
   imageHolds,
   kustomizationProblems,
   manifestProblems,
+  packageNodeProblems,
   readCompose,
   readManifests,
   ROOT,
+  runtimeNodeMajor,
   unknownVariables,
   validateManifest,
   type Manifest,
@@ -49,12 +51,28 @@ describe('the Dockerfile', () => {
     expect(read.filter(({ path }) => !imageHolds(path))).toEqual([]);
   });
 
-  it('is refused when single-stage, installing dev dependencies, as root', () => {
+  it('runs on the Node.js line deploy/node.sh pins, as package.json says', () => {
+    expect(runtimeNodeMajor()).toBe(24);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as object;
+    expect(packageNodeProblems(pkg, runtimeNodeMajor())).toEqual([]);
+    expect(
+      packageNodeProblems(
+        { engines: { node: '>=20.19' }, devDependencies: { '@types/node': '^20.1.0' } },
+        24,
+      ),
+    ).toEqual([
+      'package.json: engines.node is ">=20.19", not >=24.x',
+      'package.json: @types/node is "^20.1.0", not ^24.x',
+    ]);
+  });
+
+  it('is refused when single-stage, installing dev dependencies, as root, on another Node', () => {
     const bad = dockerfileStages(
       'FROM node:20-bookworm-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci && npm run build\n',
     );
     expect(dockerfileProblems(bad)).toEqual(
       expect.arrayContaining([
+        'Dockerfile: FROM node:20-bookworm-slim, not node:24-bookworm-slim',
         'Dockerfile: not multi-stage',
         'Dockerfile: the final stage has no USER (runs as root)',
         'Dockerfile: the final stage installs dev dependencies: RUN npm ci && npm run build',

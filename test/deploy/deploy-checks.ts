@@ -294,12 +294,37 @@ export function filesReadAtRunTime(): { reader: string; path: string }[] {
   return found;
 }
 
-export function dockerfileProblems(stages: readonly Stage[]): string[] {
+/** The Node.js major line everything runs on: NODE_RUNTIME in deploy/node.sh (ADR 29). */
+export function runtimeNodeMajor(nodeSh = readFileSync(join(ROOT, 'deploy/node.sh'), 'utf8')) {
+  const major = /^NODE_RUNTIME=(\d+)\.\d+\.\d+$/m.exec(nodeSh)?.[1];
+  if (major === undefined) throw new Error('deploy/node.sh pins no NODE_RUNTIME=MAJOR.MINOR.PATCH');
+  return Number(major);
+}
+
+/** package.json's engines and @types/node against the runtime's major line. */
+export function packageNodeProblems(
+  pkg: { engines?: { node?: string }; devDependencies?: Record<string, string> },
+  major: number,
+): string[] {
+  const problems: string[] = [];
+  const engines = pkg.engines?.node ?? '';
+  if (!new RegExp(`^>=${major}(\\.\\d+)*$`).test(engines))
+    problems.push(`package.json: engines.node is "${engines}", not >=${major}.x`);
+  const types = pkg.devDependencies?.['@types/node'] ?? '';
+  if (!new RegExp(`^\\^${major}\\.`).test(types))
+    problems.push(`package.json: @types/node is "${types}", not ^${major}.x`);
+  return problems;
+}
+
+export function dockerfileProblems(
+  stages: readonly Stage[],
+  nodeMajor = runtimeNodeMajor(),
+): string[] {
   const problems: string[] = [];
   if (stages.length < 2) problems.push('Dockerfile: not multi-stage');
   for (const stage of stages)
-    if (!/^node:20[.-]/.test(stage.from))
-      problems.push(`Dockerfile: FROM ${stage.from}, not Node 20`);
+    if (stage.from !== `node:${nodeMajor}-bookworm-slim`)
+      problems.push(`Dockerfile: FROM ${stage.from}, not node:${nodeMajor}-bookworm-slim`);
   const final = stages.at(-1)?.instructions ?? [];
   const user = final.filter(([k]) => k === 'USER').at(-1)?.[1];
   if (user === undefined) problems.push('Dockerfile: the final stage has no USER (runs as root)');

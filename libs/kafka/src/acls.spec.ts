@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs';
 import type { AclEntry } from 'kafkajs';
-import { PRINCIPALS, rankingAcls, staleAcls } from './acls.js';
+import { missingAcls, PRINCIPALS, rankingAcls, staleAcls } from './acls.js';
 import { kafkaConnection } from './kafka-client.js';
 
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
@@ -176,5 +176,13 @@ describe('kafkaConnection', () => {
       brokers: 'k:9094',
       sasl: { mechanism: 'scram-sha-512', username: 'ops', password: 'pw' },
     });
+  });
+});
+
+describe('missingAcls', () => {
+  it('Given the broker lists only some grants, When compared, Then the others are missing', () => {
+    const desired = rankingAcls('t-1.');
+    expect(missingAcls(desired.slice(2), desired)).toEqual(desired.slice(0, 2));
+    expect(missingAcls([...desired, ...rankingAcls('t-2.')], desired)).toEqual([]);
   });
 });

@@ -219,7 +219,35 @@ export async function ensureAcls(
   }
   const removed = staleAcls(await systemGrants(admin), acls, prefix);
   if (removed.length > 0) await deleteAcls(admin, removed);
+  await untilInForce(admin, acls);
   return { authorizer: true, removed };
+}
+
+/** The grants of `desired` that `existing` lacks. */
+export function missingAcls(
+  existing: readonly AclEntry[],
+  desired: readonly AclEntry[],
+): AclEntry[] {
+  const found = new Set(existing.map(aclKey));
+  return desired.filter((a) => !found.has(aclKey(a)));
+}
+
+/**
+ * Waits until the broker describes every grant of `acls`. A KRaft controller answers CreateAcls
+ * once it has committed them; the broker's authorizer applies them a little later (over 250 ms
+ * on a busy machine), and until then it denies them: a client started right after `ranking
+ * setup` was refused its own topic (seen on Kafka 3.9 and 4.4 alike, ADR 29). DescribeAcls is
+ * answered by that same authorizer, so once it lists them all they are in force there.
+ */
+async function untilInForce(admin: Admin, acls: readonly AclEntry[], timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const missing = missingAcls(await systemGrants(admin), acls);
+    if (missing.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`the broker still lacks ${missing.length} of the ACLs after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Removes exactly these ACLs (a test's, at its end). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { Kafka, type LogEntry, logLevel, type SASLOptions } from 'kafkajs';
+import { quietNegativeTimeoutWarning } from './negative-timeout-warning.js';
 
 /** The LOG_LEVEL names kafkajs has a level for (fatal is its error, trace its debug). */
 export type KafkaLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -40,6 +41,8 @@ const nestLogCreator = () => {
 // kafkajs warns at every producer that its default partitioner changed in v2; ours was chosen
 // with v2 (keys hash to the same partitions in every client of ours), so the warning is noise.
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
+// Its request queue's negative timer delay makes Node 24 print a warning that is not JSON.
+quietNegativeTimeoutWarning();
 
 /** The SASL mechanisms kafkajs speaks without plug-ins. */
 export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
