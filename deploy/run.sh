@@ -69,7 +69,7 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 echo "[run] leaderboard page: http://127.0.0.1:${port}/   (API docs: http://127.0.0.1:${port}/docs)"
-echo "[run] tournaments: http://127.0.0.1:${port}/?tournament   (GET /tournaments lists them)"
+echo "[run] tournaments: http://127.0.0.1:${port}/?tournament   (GET /v1/tournaments lists them)"
 echo "[run] probes and metrics: /health/live, /health/ready, /metrics on ports ${port} (leaderboard), ${MAINTENANCE_HTTP_PORT:-3001} (maintenance), ${RATING_HTTP_PORT:-3002} (rating), ${INTAKE_HTTP_PORT:-3003} (intake); logs are JSON lines in .run/"
 echo "[run] Ctrl-C stops everything"
 wait
