@@ -1,8 +1,8 @@
 // The typed client of the leaderboard API: openapi-fetch over the types openapi-typescript
-// generates from the committed OpenAPI document (apps/leaderboard-service/openapi.json;
-// `npm run client` writes api-schema.ts anew, and a test fails when it is out of date). Every
-// path, parameter and answer is typed from the document; an error's body is its problem
-// document (RFC 9457).
+// generates from the committed OpenAPI document (apps/leaderboard-service/openapi.json) into
+// api-schema.ts at each build (`npm run client`; git-ignored: it is build output). Every /v1
+// path, parameter and answer is typed from the document (the deprecated aliases are left out);
+// an error's body is its problem document (RFC 9457).
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './api-schema.js';
 

@@ -11,7 +11,8 @@ import type { Skill } from './skill-model.js';
 const TAU = 25 / 300;
 const TAU_SQUARED = TAU * TAU;
 const BETA = 25 / 6;
-const BETA_SQUARED = BETA ** 2;
+/** openskill's default performance spread β², half the prior's sigma squared (25/6)². */
+export const BETA_SQUARED = BETA ** 2;
 const KAPPA = 1e-4;
 
 /**

@@ -1,5 +1,5 @@
 import { predictDraw, predictWin, rating } from 'openskill';
-import { plackettLuce } from './plackett-luce.js';
+import { BETA_SQUARED, plackettLuce } from './plackett-luce.js';
 import type { SkillMatch } from './skill-match.js';
 
 /**
@@ -36,9 +36,6 @@ export function rateMatch(before: readonly Skill[], match: SkillMatch): Skill[] 
   }
   return after;
 }
-
-/** openskill's default performance spread β: half the prior's sigma (25/6). */
-const BETA_SQUARED = (SKILL_PRIOR.sigma / 2) ** 2;
 
 /**
  * Each side's chance to finish first (they sum to 1), as the model that rates the games says
