@@ -1,5 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- the API's JSON answers are read untyped */
 import { generateEvents } from '@ranking/generator';
+import { issueServiceToken } from '@ranking/ingestion';
+import { ServiceTokenRepository } from '@ranking/persistence';
 import { ladderRegistry } from '@ranking/rating';
 import { sample, waitFor } from '@ranking/testing';
 import { DEMO_TOURNAMENTS, LeaderboardWorld } from './leaderboard-world.js';
@@ -283,13 +285,27 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
 
     const check = new OpenApiAnswers();
     const [a, b] = players;
-    const post = (path: string, body: string) => ({
+    const post = (path: string, body: string, headers: Record<string, string> = {}) => ({
       path,
-      init: { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+      init: { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body },
     });
+    // The game servers' routes (ADR 34) take a service token.
+    const issued = issueServiceToken();
+    await new ServiceTokenRepository(world.sql).issue({
+      tokenId: issued.tokenId,
+      service: 'conventions',
+      ladders: [LADDER],
+      digest: issued.digest,
+      expiresAt: null,
+    });
+    const bearer = { authorization: `Bearer ${issued.token}` };
+    const game = JSON.parse(
+      lines.find((l) => l.includes('"game.finished"') && l.includes(`"${LADDER}"`))!,
+    );
+    const submitted = { ...game, id: `conventions:${game.id as string}` };
     const asked: {
       path: string;
-      init?: { method: string; headers: Record<string, string>; body: string };
+      init?: { method: string; headers: Record<string, string>; body?: string };
     }[] = [
       { path: '/v1/ladders' },
       { path: `/v1/ladders/${LADDER}/boards` },
@@ -328,6 +344,18 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
       { path: '/v1/tournaments' },
       { path: '/v1/tournaments/demo-cup' },
       { path: '/v1/tournaments/nope' },
+      post('/v1/games', JSON.stringify(submitted), bearer),
+      post('/v1/games', JSON.stringify(submitted)),
+      post('/v1/games', JSON.stringify({ ...submitted, id: 'period.closed:x' }), bearer),
+      {
+        path: `/v1/events/${encodeURIComponent(submitted.id)}`,
+        init: { method: 'GET', headers: bearer },
+      },
+      {
+        path: '/v1/events/nothing-known',
+        init: { method: 'GET', headers: bearer },
+      },
+      { path: '/v1/events/nothing-known' },
       // The deprecated aliases are documented as such.
       { path: '/ladders' },
       { path: `/ladders/${LADDER}/leaderboard?limit=2` },

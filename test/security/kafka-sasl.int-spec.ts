@@ -237,6 +237,9 @@ describe('Kafka SASL listener and ACLs (real Kafka, PostgreSQL, Redis)', () => {
           reads(leaderboard, t().ratingChanges, groups.leaderboard, true),
           writes(leaderboard, t().ratingChanges, false),
           reads(leaderboard, t().ladderEvents, groups.leaderboard, false),
+          // POST /v1/games writes the intake (ADR 34), never the ladder log.
+          writes(leaderboard, t().gameResults, true),
+          writes(leaderboard, t().ladderEvents, false),
         ],
         [ops]: [
           writes(ops, t().ladderEvents, true),

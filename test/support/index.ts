@@ -15,3 +15,4 @@ export * from './sized-value.js';
 export * from './instant-edges.js';
 export * from './kafka-refusal.js';
 export * from './private-postgres.js';
+export * from './game-result.js';

@@ -10,6 +10,12 @@ import { ReplayCommand } from './commands/replay.command.js';
 import { SetupCommand } from './commands/setup.command.js';
 import { SimulateCommand } from './commands/simulate.command.js';
 import { WhatIfCommand } from './commands/whatif.command.js';
+import {
+  TokenCommand,
+  TokenIssueCommand,
+  TokenListCommand,
+  TokenRevokeCommand,
+} from './commands/token.command.js';
 
 @Module({
   providers: [
@@ -24,6 +30,10 @@ import { WhatIfCommand } from './commands/whatif.command.js';
     SimulateCommand,
     WhatIfCommand,
     RedriveCommand,
+    TokenCommand,
+    TokenIssueCommand,
+    TokenRevokeCommand,
+    TokenListCommand,
   ],
 })
 export class CliModule {}

@@ -73,7 +73,8 @@ export class InfrastructureModule {
             'leaderboard-service',
             env.KAFKA_TOPIC_PREFIX,
             env.LOG_LEVEL,
-            ['ratingChanges'],
+            // Reads what moved; writes the game servers' HTTP submissions to the intake (ADR 34).
+            ['ratingChanges', 'gameResults'],
           );
         },
       },

@@ -4,6 +4,7 @@ import { OperationsModule } from '@ranking/operations';
 import type { LadderConfig } from '@ranking/rating';
 import { BoardsModule } from './boards/boards.module.js';
 import { InfrastructureModule } from './infrastructure.module.js';
+import { IngestionModule } from './ingestion/ingestion.module.js';
 import { LaddersModule } from './ladders/ladders.module.js';
 import { MatchmakingModule } from './matchmaking/matchmaking.module.js';
 import { OpsModule } from './ops/ops.module.js';
@@ -25,6 +26,7 @@ export class LeaderboardServiceModule {
         PlayersModule,
         MatchmakingModule,
         TournamentsModule,
+        IngestionModule,
         OpsModule.forRoot(env),
         PageModule,
       ],

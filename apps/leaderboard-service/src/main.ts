@@ -8,6 +8,7 @@ import { noCacheByDefault } from './conventions/cache-validation.js';
 import { invalidRequest } from './conventions/invalid-request.js';
 import { configureApi, openApiDocument } from './conventions/openapi-document.js';
 import { ProblemFilter } from './conventions/problem.filter.js';
+import { limitSubmissionBodies } from './ingestion/ingestion-limits.js';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { MAX_ID_UNITS } from './players/player-id-query.js';
 import { QueryValidationPipe } from './query-validation.pipe.js';
@@ -32,6 +33,7 @@ try {
       rewriteUrl: versionedUrl,
     },
     configure: async (app) => {
+      limitSubmissionBodies(app, env);
       await protectApi(app, env, app.get(REDIS));
       markUnversionedAliases(app);
       noCacheByDefault(app);

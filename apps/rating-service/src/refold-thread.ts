@@ -74,7 +74,9 @@ export class RefoldThread implements OnApplicationBootstrap, BeforeApplicationSh
     const worker = new Worker(WORKER, { workerData: data });
     this.worker = worker;
     worker.on('message', (output: RefoldWorkerOutput) => this.report(output));
-    worker.on('error', (error) => this.logger.error(`the refold thread failed: ${error.message}`));
+    worker.on('error', (error: Error) =>
+      this.logger.error(`the refold thread failed: ${error.message}`),
+    );
     worker.on('exit', (code) => {
       this.worker = null;
       if (this.stopping) return;

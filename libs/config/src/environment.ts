@@ -315,12 +315,35 @@ export class Environment {
   })
   TRUST_PROXY = 'false';
 
-  /** The largest request body an HTTP server reads, in bytes (the APIs are GET-only); else 413. */
+  /**
+   * The largest request body an HTTP server reads, in bytes, else 413; `POST /v1/games` has
+   * INGEST_BODY_LIMIT_BYTES instead.
+   */
   @Transform(integer)
   @IsInt({ message: 'must be a whole number of bytes (1-10485760)' })
   @Min(1, { message: 'must be a whole number of bytes (1-10485760)' })
   @Max(10_485_760, { message: 'must be a whole number of bytes (1-10485760)' })
   HTTP_BODY_LIMIT_BYTES = 16_384;
+
+  /**
+   * The largest body `POST /v1/games` reads (a batch of up to 500 events), in bytes; else 413.
+   * Each event is also held to the contract's 65,536 bytes.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of bytes (1024-33554432)' })
+  @Min(1024, { message: 'must be a whole number of bytes (1024-33554432)' })
+  @Max(33_554_432, { message: 'must be a whole number of bytes (1024-33554432)' })
+  INGEST_BODY_LIMIT_BYTES = 4_194_304;
+
+  /**
+   * Requests a minute one token may make to `POST /v1/games` before it is answered 429, counted
+   * in Redis for all replicas together (besides RATE_LIMIT_PER_MINUTE per client); 0: no limit.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  @Min(0, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  @Max(1_000_000, { message: 'must be a whole number of requests (0-1000000; 0: no limit)' })
+  INGEST_REQUESTS_PER_MINUTE = 600;
 
   /**
    * How long a client may take to send a whole request (headers and body) before the server

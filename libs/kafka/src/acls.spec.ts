@@ -83,6 +83,9 @@ describe('rankingAcls', () => {
     expect(grants(PRINCIPALS.leaderboard)).toEqual([
       'GROUP:leaderboard-service:DESCRIBE',
       'GROUP:leaderboard-service:READ',
+      // POST /v1/games (ADR 34): onto the intake, whose service decides what reaches the ladder log.
+      'TOPIC:ranking.game-results:DESCRIBE',
+      'TOPIC:ranking.game-results:WRITE',
       'TOPIC:ranking.rating-changes:DESCRIBE',
       'TOPIC:ranking.rating-changes:READ',
     ]);

@@ -25,6 +25,7 @@ export const PRINCIPALS = {
   intake: 'intake-service',
   rating: 'rating-service',
   maintenance: 'maintenance-service',
+  /** Reads rating changes; writes the game servers' HTTP submissions to the intake (ADR 34). */
   leaderboard: 'leaderboard-service',
 } as const;
 
@@ -117,6 +118,8 @@ export function rankingAcls(prefix = ''): AclEntry[] {
 
     ...reads(leaderboard, topics.ratingChanges),
     ...joins(leaderboard, groups.leaderboard),
+    // POST /v1/games (ADR 34): game servers' results onto the intake, never the ladder log.
+    ...produces(leaderboard, topics.gameResults),
 
     ...produces(ops, topics.ladderEvents),
     ...reads(ops, topics.deadLetter),

@@ -11,6 +11,10 @@ export interface ProblemError {
   readonly name?: string;
   /** Where the input is: `query`, `path`, `header` or `body`. */
   readonly in?: 'query' | 'path' | 'header' | 'body';
+  /** An event refused: its rejection code (CONTRACT.md "Rejection codes"). */
+  readonly code?: string;
+  /** An event refused: its id, when it has a string one. */
+  readonly id?: string;
 }
 
 /**

@@ -36,3 +36,5 @@ export * from './ladder-snapshots.js';
 export * from './payload-parser.js';
 export * from './pg-ladder-store.js';
 export * from './redrive-store.js';
+export * from './service-token-repository.js';
+export * from './ingest-receipt-repository.js';

@@ -12,6 +12,9 @@ const UNVERSIONED = /^\/(?:ladders|tournaments)(?:[/?]|$)/;
 /** When the unversioned paths were deprecated (RFC 9745's Deprecation: a Unix time). */
 export const DEPRECATED_SINCE = '@1796428800'; // 2026-12-05T00:00:00Z
 
+/** Whether an unversioned path is one of the old areas' (answered as its /v1 path, deprecated). */
+export const hasVersionedSuccessor = (path: string): boolean => UNVERSIONED.test(path);
+
 /**
  * Fastify's rewriteUrl: an old API path (`/ladders/…`, `/tournaments/…`) is routed as its /v1
  * path. The probes, /ping, /docs and the page's own files have no version and stay as they are.

@@ -4,8 +4,12 @@ import type { ValidationError } from 'class-validator';
 
 /** A 400 that lists each thing wrong with the request (the problem document's `errors`). */
 export class InvalidRequest extends BadRequestException {
-  constructor(readonly errors: readonly ProblemError[]) {
-    super(errors.map((e) => e.detail).join('; '));
+  /** `detail`: the problem's summary, when joining the errors' would be too long to read. */
+  constructor(
+    readonly errors: readonly ProblemError[],
+    detail = errors.map((e) => e.detail).join('; '),
+  ) {
+    super(detail);
   }
 }
 

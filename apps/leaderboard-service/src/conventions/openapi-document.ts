@@ -1,6 +1,10 @@
 import { type INestApplication, VersioningType } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_PREFIX } from './api-version.js';
+import {
+  INGESTION_TOKEN_SCHEME,
+  INGESTION_TOKEN_SCHEME_OBJECT,
+} from '../ingestion/ingestion-openapi.js';
+import { API_PREFIX, hasVersionedSuccessor } from './api-version.js';
 
 // The package exports the document's type only: its parts, derived from it.
 type PathItemObject = OpenAPIObject['paths'][string];
@@ -19,7 +23,7 @@ Conventions (ADR 30):
 - Every error is an RFC 9457 problem document (application/problem+json) with the request's requestId; a 400 lists what was wrong under errors.
 - Every answer carries X-Request-Id: the caller's (1 to 128 of A-Z a-z 0-9 . _ : ~ -) or a new UUID.
 - A daily board's page carries an ETag and answers 304 to a matching If-None-Match; a page of a dated board is public for a day, of the newest board for a minute; live answers are no-cache.
-- There are no tokens: the API is public and read-only, limited per client (429).`;
+- Reading is public, limited per client (429). Game servers send results with POST /v1/games and ask what became of them with GET /v1/events/{id}, with a service token (Bearer) that names their ladders (ADR 34); those answer 401 without a valid token and 403 outside its ladders.`;
 
 /** Versioning and the rest of the app's setup that the document depends on (main and the generator). */
 export function configureApi(app: INestApplication): void {
@@ -85,6 +89,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       .setTitle('ranking leaderboards')
       .setDescription(DESCRIPTION)
       .setVersion('1')
+      .addBearerAuth({ ...INGESTION_TOKEN_SCHEME_OBJECT }, INGESTION_TOKEN_SCHEME)
       .build(),
   );
   document.components = { ...document.components, headers: HEADERS };
@@ -94,7 +99,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         response.headers = { 'X-Request-Id': ref('X-Request-Id'), ...response.headers };
   const aliases: Record<string, PathItemObject> = {};
   for (const [path, item] of Object.entries(document.paths))
-    if (path.startsWith(`${API_PREFIX}/`))
+    if (path.startsWith(`${API_PREFIX}/`) && hasVersionedSuccessor(path.slice(API_PREFIX.length)))
       aliases[path.slice(API_PREFIX.length)] = unversioned(item);
   document.paths = { ...document.paths, ...aliases };
   return document;

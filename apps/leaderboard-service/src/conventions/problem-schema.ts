@@ -11,6 +11,16 @@ export class ProblemErrorSchema {
   name?: string;
   @ApiPropertyOptional({ enum: ['query', 'path', 'header', 'body'], example: 'query' })
   in?: string;
+  @ApiPropertyOptional({
+    description: "an event refused by POST /v1/games: its rejection code (the contract's)",
+    example: 'inconsistent-result',
+  })
+  code?: string;
+  @ApiPropertyOptional({
+    description: 'an event refused by POST /v1/games: its id, when it has a string one',
+    example: 'gomoku-server-1:g-000917',
+  })
+  id?: string;
 }
 
 @ApiSchema({ name: 'Problem' })

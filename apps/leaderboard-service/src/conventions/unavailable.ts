@@ -20,6 +20,9 @@ export function unavailable(error: unknown): string | null {
     return `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`;
   if (error instanceof BuildsBusyError)
     return `too many boards as of an instant are being built right now (${error.message})`;
+  // kafkajs's errors all descend from KafkaJSError: the broker's, and nothing was sent.
+  if (error instanceof Error && error.name.startsWith('KafkaJS'))
+    return `the broker is unavailable right now (${error.message}); nothing was sent; retry shortly`;
   if (cancelled(error))
     return 'the query took longer than this service allows (API_STATEMENT_TIMEOUT_MS); retry shortly';
   return null;

@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import type { Environment } from '@ranking/config';
+import { topicNames } from '@ranking/kafka';
+import { closedOnShutdown } from '@ranking/operations';
+import { IngestReceiptRepository, ServiceTokenRepository, sqlOf } from '@ranking/persistence';
+import { GameResultAdmission, type LadderConfig } from '@ranking/rating';
+import type { Kafka } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { API_DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from '../tokens.js';
+import { EventsController } from './events.controller.js';
+import { GamesController } from './games.controller.js';
+import { IntakeWriter } from './intake-writer.js';
+import { ServiceTokenGuard } from './service-token.guard.js';
+
+/**
+ * The game servers' way in over HTTP (ADR 34): POST /v1/games onto the intake topic, GET
+ * /v1/events/:id, both for service tokens only. Its queries run on the API's pool.
+ */
+@Module({
+  controllers: [GamesController, EventsController],
+  providers: [
+    {
+      provide: GameResultAdmission,
+      inject: [LADDERS],
+      useFactory: (ladders: ReadonlyMap<string, LadderConfig>) => new GameResultAdmission(ladders),
+    },
+    {
+      provide: IntakeWriter,
+      inject: [KAFKA, ENVIRONMENT],
+      useFactory: async (kafka: Kafka, env: Environment) => {
+        const writer = new IntakeWriter(kafka, topicNames(env.KAFKA_TOPIC_PREFIX).gameResults);
+        await writer.connect();
+        return writer;
+      },
+    },
+    closedOnShutdown<IntakeWriter>(IntakeWriter, (writer) => writer.disconnect()),
+    {
+      provide: ServiceTokenRepository,
+      inject: [API_DATA_SOURCE],
+      useFactory: (db: DataSource) => new ServiceTokenRepository(sqlOf(db.manager)),
+    },
+    {
+      provide: IngestReceiptRepository,
+      inject: [API_DATA_SOURCE],
+      useFactory: (db: DataSource) => new IngestReceiptRepository(sqlOf(db.manager)),
+    },
+    ServiceTokenGuard,
+  ],
+})
+export class IngestionModule {}

@@ -1,0 +1,5 @@
+export * from './event-status.js';
+export * from './event-traces.js';
+export * from './service-grant.js';
+export * from './service-token.js';
+export * from './submission.js';

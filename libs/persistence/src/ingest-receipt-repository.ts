@@ -1,0 +1,134 @@
+import type { EventTraces, RejectedEvent, SubmittedEvent } from '@ranking/ingestion';
+import type { Sql } from './sql.js';
+
+/**
+ * What `POST /v1/games` answered of each event id (`ingest_receipts`, ADR 34), and the traces
+ * `GET /v1/events/:id` reads: the receipt, the event store (with a void game's reason) and the
+ * newest rejection a service recorded for the id.
+ */
+export class IngestReceiptRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * Records a request's events as sent; answers the ids that are new. An id sent before is a
+   * repeat and keeps its receipt; one refused before is replaced (a fixed event may be resent).
+   * Run in the transaction that sends them: a concurrent request with the same id waits for it.
+   */
+  async recordAccepted(service: string, events: readonly SubmittedEvent[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set();
+    const rows = await this.sql.query<{ event_id: string }>(
+      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status)
+       SELECT id, $1, ladder, digest, 'accepted'
+       FROM unnest($2::text[], $3::text[], $4::bytea[]) AS e(id, ladder, digest)
+       ON CONFLICT (event_id) DO UPDATE
+         SET service = EXCLUDED.service, ladder = EXCLUDED.ladder, digest = EXCLUDED.digest,
+             status = 'accepted', code = NULL, detail = NULL, received_at = now()
+         WHERE ingest_receipts.status = 'rejected'
+       RETURNING event_id`,
+      [service, events.map((e) => e.id), events.map((e) => e.ladder), events.map((e) => e.digest)],
+    );
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  /** Records refusals of events with an id, except over a receipt of an event that was sent. */
+  async recordRejected(service: string, rejected: readonly RejectedEvent[]): Promise<void> {
+    const byId = new Map<string, RejectedEvent>();
+    for (const r of rejected) if (r.id !== null && !byId.has(r.id)) byId.set(r.id, r);
+    if (byId.size === 0) return;
+    const events = [...byId.values()];
+    await this.sql.query(
+      `INSERT INTO ingest_receipts (event_id, service, digest, status, code, detail)
+       SELECT id, $1, digest, 'rejected', code, detail
+       FROM unnest($2::text[], $3::bytea[], $4::text[], $5::text[]) AS e(id, digest, code, detail)
+       ON CONFLICT (event_id) DO UPDATE
+         SET service = EXCLUDED.service, digest = EXCLUDED.digest, code = EXCLUDED.code,
+             detail = EXCLUDED.detail, received_at = now()
+         WHERE ingest_receipts.status = 'rejected'`,
+      [
+        service,
+        events.map((e) => e.id),
+        events.map((e) => e.digest),
+        events.map((e) => e.code),
+        events.map((e) => e.detail),
+      ],
+    );
+  }
+
+  async traces(id: string): Promise<EventTraces> {
+    const [receipts, stored, rejections] = await Promise.all([
+      this.sql.query<{
+        service: string;
+        ladder: string | null;
+        digest: Buffer;
+        status: 'accepted' | 'rejected';
+        code: string | null;
+        detail: string | null;
+        received_at: Date;
+      }>(
+        `SELECT service, ladder, digest, status, code, detail, received_at
+         FROM ingest_receipts WHERE event_id = $1`,
+        [id],
+      ),
+      this.sql.query<{
+        ladder: string;
+        type: string;
+        seq: string;
+        digest: Buffer;
+        recorded_at: Date;
+        reason: string | null;
+      }>(
+        `SELECT e.ladder, e.type, e.seq::text AS seq, sha256(convert_to(e.payload::text, 'UTF8')) AS digest,
+                e.recorded_at, v.reason
+         FROM event_store e LEFT JOIN void_games v ON v.ladder = e.ladder AND v.seq = e.seq
+         WHERE e.event_id = $1`,
+        [id],
+      ),
+      this.sql.query<{
+        consumer: string;
+        message_key: Buffer | null;
+        reason: string;
+        detail: string;
+        received_at: Date;
+      }>(
+        `SELECT consumer, message_key, reason, detail, received_at FROM rejected_messages
+         WHERE event_id = $1 ORDER BY id DESC LIMIT 1`,
+        [id],
+      ),
+    ]);
+    const receipt = receipts[0];
+    const event = stored[0];
+    const rejection = rejections[0];
+    return {
+      receipt: receipt
+        ? {
+            service: receipt.service,
+            ladder: receipt.ladder,
+            digest: receipt.digest,
+            status: receipt.status,
+            code: receipt.code,
+            detail: receipt.detail,
+            receivedAt: receipt.received_at,
+          }
+        : null,
+      stored: event
+        ? {
+            ladder: event.ladder,
+            type: event.type,
+            position: event.seq,
+            digest: event.digest,
+            recordedAt: event.recorded_at,
+            voidReason: event.reason,
+          }
+        : null,
+      rejection: rejection
+        ? {
+            by: rejection.consumer,
+            ladder: rejection.message_key?.toString('utf8') ?? null,
+            code: rejection.reason,
+            detail: rejection.detail,
+            rejectedAt: rejection.received_at,
+          }
+        : null,
+    };
+  }
+}

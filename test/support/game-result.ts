@@ -1,0 +1,23 @@
+/**
+ * A game server's game.finished of igame-gomoku (alice beats bob, different addresses), as
+ * the tests of the ways in send it; `over` replaces fields.
+ */
+export function gameResult(
+  id: string,
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    type: 'game.finished',
+    ladder: 'igame-gomoku',
+    gameId: `g-${id}`,
+    finishedAt: '2026-12-01T10:00:00+08:00',
+    moves: 41,
+    reason: 'five',
+    players: [
+      { id: 'alice', result: 'win', side: 'black', first: true, ip: '203.0.113.7' },
+      { id: 'bob', result: 'loss', side: 'white', first: false, ip: '198.51.100.2' },
+    ],
+    ...over,
+  };
+}
