@@ -53,7 +53,7 @@ export default tseslint.config(
       ],
     },
   },
-  ...['rating', 'tournament'].map((core) => ({
+  ...['rating', 'tournament', 'integrity'].map((core) => ({
     files: [`libs/${core}/**/*.ts`],
     ignores: ['**/*.spec.ts'],
     rules: {
@@ -77,7 +77,7 @@ export default tseslint.config(
   })),
   {
     files: ['libs/**/*.ts'],
-    ignores: ['libs/rating/**/*.ts', 'libs/tournament/**/*.ts'],
+    ignores: ['libs/rating/**/*.ts', 'libs/tournament/**/*.ts', 'libs/integrity/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

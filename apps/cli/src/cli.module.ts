@@ -3,6 +3,7 @@ import { AnnulCommand } from './commands/annul.command.js';
 import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
+import { IntegrityCommand } from './commands/integrity.command.js';
 import { RedriveCommand } from './commands/redrive.command.js';
 import { RebuildCommand } from './commands/rebuild.command.js';
 import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
@@ -34,6 +35,7 @@ import {
     TokenIssueCommand,
     TokenRevokeCommand,
     TokenListCommand,
+    IntegrityCommand,
   ],
 })
 export class CliModule {}

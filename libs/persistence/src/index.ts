@@ -38,3 +38,4 @@ export * from './pg-ladder-store.js';
 export * from './redrive-store.js';
 export * from './service-token-repository.js';
 export * from './ingest-receipt-repository.js';
+export * from './game-event-reader.js';

@@ -1,0 +1,64 @@
+import type { GameCorrected, GameFinished, PlayerReport } from '@ranking/contracts';
+import type { Duel, DuelSide } from './duel.js';
+
+const SCORES: Record<string, number> = { win: 1, draw: 0.5, loss: 0 };
+
+function sidesOf(players: readonly PlayerReport[]): readonly [DuelSide, DuelSide] | null {
+  if (players.length !== 2) return null;
+  const [a, b] = players as [PlayerReport, PlayerReport];
+  const sa = a.result === undefined ? undefined : SCORES[a.result];
+  const sb = b.result === undefined ? undefined : SCORES[b.result];
+  if (sa === undefined || sb === undefined || sa + sb !== 1) return null;
+  return [
+    { player: a.id, score: sa, ip: a.ip ?? null },
+    { player: b.id, score: sb, ip: b.ip ?? null },
+  ];
+}
+
+/**
+ * The two-player games of a log, as they stand after its corrections: a correction replaces a
+ * game's results or, when void, removes it. Games of more players, or without a clear result,
+ * are not duels and are left out (so are a correction's games the log never held). Pure: the
+ * same events give the same duels, in log order.
+ */
+export class DuelCollector {
+  private readonly duels: (Duel | null)[] = [];
+  private readonly byGame = new Map<string, number>();
+
+  add(event: GameFinished | GameCorrected): void {
+    const key = `${event.ladder}\u0000${event.gameId}`;
+    if (event.type === 'game.finished') {
+      if (this.byGame.has(key)) return;
+      const sides = sidesOf(event.players);
+      const at = Date.parse(event.finishedAt);
+      if (sides === null || Number.isNaN(at)) return;
+      this.byGame.set(key, this.duels.length);
+      this.duels.push({
+        ladder: event.ladder,
+        gameId: event.gameId,
+        at,
+        finishedAt: event.finishedAt,
+        sides,
+      });
+      return;
+    }
+    const index = this.byGame.get(key);
+    if (index === undefined) return;
+    const duel = this.duels[index];
+    if (!duel) return;
+    const sides = event.void || !event.players ? null : sidesOf(event.players);
+    this.duels[index] = sides === null ? null : { ...duel, sides };
+  }
+
+  /** The duels of each ladder, in log order. */
+  byLadder(): Map<string, Duel[]> {
+    const out = new Map<string, Duel[]>();
+    for (const duel of this.duels) {
+      if (duel === null) continue;
+      let list = out.get(duel.ladder);
+      if (!list) out.set(duel.ladder, (list = []));
+      list.push(duel);
+    }
+    return out;
+  }
+}

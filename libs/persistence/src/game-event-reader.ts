@@ -1,0 +1,30 @@
+import type { Sql } from './sql.js';
+
+/** Rows a page: enough to keep round trips few, little enough to hold. */
+const PAGE = 20_000;
+
+/**
+ * The stored game results and corrections of one ladder, or of every ladder, in each ladder's
+ * log order, as their payloads' text (what `ranking integrity --from-store` reads). Pages by
+ * (ladder, seq), so a large store is never held whole.
+ */
+export class GameEventReader {
+  constructor(private readonly sql: Sql) {}
+
+  async *payloads(ladder: string | null): AsyncGenerator<string> {
+    let after: { ladder: string; seq: string } = { ladder: '', seq: '-1' };
+    for (;;) {
+      const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
+        `SELECT ladder, seq::text AS seq, payload::text AS payload FROM event_store
+         WHERE type IN ('game.finished', 'game.corrected') AND ($1::text IS NULL OR ladder = $1)
+           AND (ladder, seq) > ($2, $3::bigint)
+         ORDER BY ladder, seq LIMIT ${PAGE}`,
+        [ladder, after.ladder, after.seq],
+      );
+      for (const row of rows) yield row.payload;
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1]!;
+      after = { ladder: last.ladder, seq: last.seq };
+    }
+  }
+}
