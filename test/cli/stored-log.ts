@@ -16,11 +16,13 @@ export async function storeLog(
   ladders: ReadonlyMap<string, LadderConfig>,
   lines: readonly string[],
   batch: number,
+  /** The first line's offset: a later call continues the log where an earlier one ended. */
+  firstOffset = 0,
 ): Promise<void> {
   const messages: RawMessage[] = lines.map((line, i) => ({
     topic: TOPICS.ladderEvents,
     partition: 0,
-    offset: String(i),
+    offset: String(firstOffset + i),
     key: Buffer.from('k'),
     value: Buffer.from(line),
   }));

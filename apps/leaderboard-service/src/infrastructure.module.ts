@@ -6,6 +6,7 @@ import {
   HistoryReader,
   SkillReader,
   PointInTimeReader,
+  ServiceTokenRepository,
   type Sql,
   StandingsReader,
 } from '@ranking/persistence';
@@ -102,6 +103,12 @@ export class InfrastructureModule {
         provide: SkillReader,
         inject: [API_DATA_SOURCE],
         useFactory: (db: DataSource) => new SkillReader(sqlOf(db)),
+      },
+      {
+        // Service tokens (ADR 34, 35), checked at every request of the token-holders' routes.
+        provide: ServiceTokenRepository,
+        inject: [API_DATA_SOURCE],
+        useFactory: (db: DataSource) => new ServiceTokenRepository(sqlOf(db)),
       },
       {
         provide: PointInTimeReader,

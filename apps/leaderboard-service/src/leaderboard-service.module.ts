@@ -10,6 +10,7 @@ import { MatchmakingModule } from './matchmaking/matchmaking.module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { PageModule } from './page/page.module.js';
 import { PlayersModule } from './players/players.module.js';
+import { ReviewModule } from './review/review.module.js';
 import { TournamentsModule } from './tournaments/tournaments.module.js';
 
 /** The leaderboard service: one module per API area (a new area is one more import). */
@@ -27,6 +28,7 @@ export class LeaderboardServiceModule {
         MatchmakingModule,
         TournamentsModule,
         IngestionModule,
+        ReviewModule,
         OpsModule.forRoot(env),
         PageModule,
       ],

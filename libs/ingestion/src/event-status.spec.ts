@@ -37,7 +37,12 @@ const rejection = {
   detail: 'boom',
   rejectedAt: at,
 };
-const grant: ServiceGrant = { tokenId: 't', service: 'gomoku', ladders: ['igame-gomoku'] };
+const grant: ServiceGrant = {
+  tokenId: 't',
+  service: 'gomoku',
+  ladders: ['igame-gomoku'],
+  scopes: ['ingest'],
+};
 
 describe('eventStatus', () => {
   it('Given nothing known, Then there is no status', () => {

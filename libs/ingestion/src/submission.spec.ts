@@ -8,6 +8,7 @@ const grant: ServiceGrant = {
   tokenId: '0123456789ab',
   service: 'gomoku',
   ladders: ['igame-gomoku'],
+  scopes: ['ingest'],
 };
 
 const game = gameResult;

@@ -1,5 +1,5 @@
 import type { GameCorrected, GameFinished } from '@ranking/contracts';
-import { DuelCollector } from './duels-from-events.js';
+import { DuelCollector, gameEventOf } from './duels-from-events.js';
 
 const game = (gameId: string, a: 'win' | 'loss' | 'draw', players = 2): GameFinished => ({
   id: gameId,
@@ -45,5 +45,36 @@ describe('DuelCollector', () => {
       ['g1', 0, '10.0.0.1'],
     ]);
     expect(duels[0]!.at).toBe(Date.parse('2026-03-01T10:00:00+08:00'));
+  });
+});
+
+describe('gameEventOf', () => {
+  const known = (ladder: string) => ladder === 'igame-gomoku';
+  it('Given lines, Then only game results and corrections of known ladders come through', () => {
+    const good = JSON.stringify(game('g1', 'win'));
+    expect(gameEventOf(good, known)).toMatchObject({ gameId: 'g1' });
+    for (const line of [
+      '{',
+      'null',
+      '[]',
+      JSON.stringify({ ...game('g2', 'win'), ladder: 'qq-xiangqi' }),
+      JSON.stringify({ ...game('g3', 'win'), players: 'x' }),
+      JSON.stringify({ id: 'p', type: 'period.closed', ladder: 'igame-gomoku', gameId: 'g' }),
+      JSON.stringify({ id: 'c', type: 'game.finished', ladder: 'igame-gomoku', gameId: 'g' }),
+    ])
+      expect(gameEventOf(line, known)).toBeNull();
+  });
+
+  it('Given a game whose players are not two distinct reports, Then it is no duel', () => {
+    const collector = new DuelCollector();
+    collector.add({ ...game('g1', 'win'), players: [null, null] as never });
+    collector.add({
+      ...game('g2', 'win'),
+      players: [
+        { id: 'a', result: 'win' },
+        { id: 'a', result: 'loss' },
+      ],
+    });
+    expect(collector.byLadder().size).toBe(0);
   });
 });

@@ -6,6 +6,12 @@ const SCORES: Record<string, number> = { win: 1, draw: 0.5, loss: 0 };
 function sidesOf(players: readonly PlayerReport[]): readonly [DuelSide, DuelSide] | null {
   if (players.length !== 2) return null;
   const [a, b] = players as [PlayerReport, PlayerReport];
+  const valid = (p: PlayerReport) =>
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.id === 'string' &&
+    (p.ip === undefined || typeof p.ip === 'string');
+  if (!valid(a) || !valid(b) || a.id === b.id) return null;
   const sa = a.result === undefined ? undefined : SCORES[a.result];
   const sb = b.result === undefined ? undefined : SCORES[b.result];
   if (sa === undefined || sb === undefined || sa + sb !== 1) return null;
@@ -61,4 +67,27 @@ export class DuelCollector {
     }
     return out;
   }
+}
+
+/**
+ * A line's game result or correction of a ladder `known` names, else null: any other line
+ * cannot be a duel. Only the fields the collector reads are checked; the fold decides the rest.
+ */
+export function gameEventOf(
+  text: string,
+  known: (ladder: string) => boolean,
+): GameFinished | GameCorrected | null {
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof event !== 'object' || event === null) return null;
+  const e = event as { type?: unknown; ladder?: unknown; gameId?: unknown; players?: unknown };
+  if (e.type !== 'game.finished' && e.type !== 'game.corrected') return null;
+  if (typeof e.ladder !== 'string' || !known(e.ladder) || typeof e.gameId !== 'string') return null;
+  if (e.players !== undefined && !Array.isArray(e.players)) return null;
+  if (e.type === 'game.finished' && e.players === undefined) return null;
+  return event as GameFinished | GameCorrected;
 }

@@ -11,8 +11,12 @@ const PAGE = 20_000;
 export class GameEventReader {
   constructor(private readonly sql: Sql) {}
 
-  async *payloads(ladder: string | null): AsyncGenerator<string> {
-    let after: { ladder: string; seq: string } = { ladder: '', seq: '-1' };
+  /** `afterSeq`: with one ladder, only its events after this position (a refresh). */
+  async *payloads(
+    ladder: string | null,
+    afterSeq = '-1',
+  ): AsyncGenerator<{ readonly seq: string; readonly payload: string }> {
+    let after: { ladder: string; seq: string } = { ladder: ladder ?? '', seq: afterSeq };
     for (;;) {
       const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
         `SELECT ladder, seq::text AS seq, payload::text AS payload FROM event_store
@@ -21,7 +25,7 @@ export class GameEventReader {
          ORDER BY ladder, seq LIMIT ${PAGE}`,
         [ladder, after.ladder, after.seq],
       );
-      for (const row of rows) yield row.payload;
+      for (const row of rows) yield row;
       if (rows.length < PAGE) return;
       const last = rows[rows.length - 1]!;
       after = { ladder: last.ladder, seq: last.seq };

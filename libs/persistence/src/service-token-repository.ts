@@ -1,4 +1,4 @@
-import type { ServiceGrant } from '@ranking/ingestion';
+import type { ServiceGrant, TokenScope } from '@ranking/ingestion';
 import type { Sql } from './sql.js';
 
 /** A token as operators list it (never its secret nor its digest). */
@@ -6,6 +6,7 @@ export interface ListedToken {
   readonly tokenId: string;
   readonly service: string;
   readonly ladders: readonly string[];
+  readonly scopes: readonly TokenScope[];
   readonly createdAt: Date;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
@@ -16,6 +17,7 @@ interface GrantRow {
   token_id: string;
   service: string;
   ladders: string[];
+  scopes: TokenScope[];
 }
 
 /** Game servers' bearer tokens in `service_tokens` (ADR 34), kept by digest. */
@@ -26,13 +28,22 @@ export class ServiceTokenRepository {
     tokenId: string;
     service: string;
     ladders: readonly string[];
+    /** What it may do: ingest unless said. */
+    scopes?: readonly TokenScope[];
     digest: Buffer;
     expiresAt: Date | null;
   }): Promise<void> {
     await this.sql.query(
-      `INSERT INTO service_tokens (token_id, service, ladders, digest, expires_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [token.tokenId, token.service, token.ladders, token.digest, token.expiresAt],
+      `INSERT INTO service_tokens (token_id, service, ladders, scopes, digest, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        token.tokenId,
+        token.service,
+        token.ladders,
+        token.scopes ?? ['ingest'],
+        token.digest,
+        token.expiresAt,
+      ],
     );
   }
 
@@ -43,18 +54,20 @@ export class ServiceTokenRepository {
   async grantOf(digest: Buffer): Promise<ServiceGrant | null> {
     const rows = await this.sql.query<GrantRow>(
       `WITH valid AS (
-         SELECT token_id, service, ladders, last_used_at FROM service_tokens
+         SELECT token_id, service, ladders, scopes, last_used_at FROM service_tokens
          WHERE digest = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
        ), used AS (
          UPDATE service_tokens t SET last_used_at = now() FROM valid
          WHERE t.token_id = valid.token_id
            AND (valid.last_used_at IS NULL OR valid.last_used_at < now() - interval '1 minute')
        )
-       SELECT token_id, service, ladders FROM valid`,
+       SELECT token_id, service, ladders, scopes FROM valid`,
       [digest],
     );
     const row = rows[0];
-    return row ? { tokenId: row.token_id, service: row.service, ladders: row.ladders } : null;
+    return row
+      ? { tokenId: row.token_id, service: row.service, ladders: row.ladders, scopes: row.scopes }
+      : null;
   }
 
   /** Revokes a token from now on; false when there is no such token or it was revoked already. */
@@ -72,18 +85,20 @@ export class ServiceTokenRepository {
       token_id: string;
       service: string;
       ladders: string[];
+      scopes: TokenScope[];
       created_at: Date;
       expires_at: Date | null;
       revoked_at: Date | null;
       last_used_at: Date | null;
     }>(
-      `SELECT token_id, service, ladders, created_at, expires_at, revoked_at, last_used_at
+      `SELECT token_id, service, ladders, scopes, created_at, expires_at, revoked_at, last_used_at
        FROM service_tokens ORDER BY service, created_at, token_id`,
     );
     return rows.map((r) => ({
       tokenId: r.token_id,
       service: r.service,
       ladders: r.ladders,
+      scopes: r.scopes,
       createdAt: r.created_at,
       expiresAt: r.expires_at,
       revokedAt: r.revoked_at,

@@ -55,3 +55,4 @@ export * from './store-fold.js';
 export * from './changed-from-store.js';
 export * from './refold-diff.js';
 export * from './ladder-rows.js';
+export * from './annulment-preview.js';

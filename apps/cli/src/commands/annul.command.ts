@@ -3,13 +3,10 @@ import { loadEnvironment, loadLadders } from '@ranking/config';
 import { type PlayerAnnulled, validateEvent } from '@ranking/contracts';
 import { createDataSource, PgLadderStore, sqlOf } from '@ranking/persistence';
 import {
-  annulmentOf,
-  annulmentWhy,
-  foldFromStore,
+  type AnnulmentPreview,
+  annulmentPreview,
   type LadderConfig,
   PeriodCalendar,
-  type PlayerChange,
-  refoldChanges,
 } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
@@ -23,18 +20,6 @@ interface AnnulFlags {
   since?: string;
   note?: string;
   dryRun?: boolean;
-}
-
-/** What `--dry-run` prints: what the annulment would change if it were published now. */
-export interface AnnulmentPreview {
-  readonly ladder: string;
-  readonly player: string;
-  readonly since: string;
-  /** Events of the ladder's stored log the preview folded. */
-  readonly events: number;
-  /** Players whose state would change. */
-  readonly moved: number;
-  readonly changes: readonly Pick<PlayerChange, 'player' | 'before' | 'after' | 'delta'>[];
 }
 
 /**
@@ -122,10 +107,8 @@ export class AnnulCommand extends CommandRunner {
 }
 
 /**
- * The ladder's stored log folded as it is and with the annulment at its end, compared: both
- * folds as the rating service's (`foldFromStore`, each from the newest snapshot it may start
- * from: the one with the annulment from one before the first game it covers), on one
- * repeatable-read transaction, so both read the same log.
+ * The core's `annulmentPreview` on the event store, in one repeatable-read transaction, the
+ * stored payloads parsed on a worker thread.
  */
 export async function previewAnnulment(
   databaseUrl: string,
@@ -135,43 +118,24 @@ export async function previewAnnulment(
   const db = createDataSource(databaseUrl, 'ranking-annul');
   await db.initialize();
   try {
-    return await db.transaction('REPEATABLE READ', (manager) =>
-      withOffThreadPayloads(async (parser) => {
-        const store = new ProgressLadderStore(
-          new PgLadderStore(sqlOf(manager), new Map([[ladder.id, ladder]]), parser),
-          'annul',
-        );
-        // Players only: the skill estimate is not part of what an annulment reports.
-        const now = await foldFromStore(store, ladder, { skill: false });
-        const then = await foldFromStore(store, ladder, {
-          upTo: now.position,
-          skill: false,
-          then: [event],
-        });
-        const rejected = now.rejected + then.rejected;
-        if (rejected > 0)
-          new CommandLog('annul').warn(
-            `warning: the folds rejected ${rejected} events (ladder configuration changed?)`,
-            { ladder: ladder.id, rejected },
-          );
-        // The annulment would stand right after the stored log.
-        const why = annulmentWhy(annulmentOf(event, now.position));
-        const changes = refoldChanges(now.fold.players, then.fold.players, why);
-        return {
-          ladder: ladder.id,
-          player: event.player,
-          since: event.since,
-          events: now.position,
-          moved: changes.length,
-          changes: changes.map(({ player, before, after, delta }) => ({
-            player,
-            before,
-            after,
-            delta,
-          })),
-        };
-      }),
+    const preview = await db.transaction('REPEATABLE READ', (manager) =>
+      withOffThreadPayloads((parser) =>
+        annulmentPreview(
+          new ProgressLadderStore(
+            new PgLadderStore(sqlOf(manager), new Map([[ladder.id, ladder]]), parser),
+            'annul',
+          ),
+          ladder,
+          event,
+        ),
+      ),
     );
+    if (preview.rejected > 0)
+      new CommandLog('annul').warn(
+        `warning: the folds rejected ${preview.rejected} events (ladder configuration changed?)`,
+        { ladder: ladder.id, rejected: preview.rejected },
+      );
+    return preview;
   } finally {
     await db.destroy();
   }

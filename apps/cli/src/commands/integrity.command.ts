@@ -1,8 +1,11 @@
 import { loadEnvironment, loadLadders, readLaddersFile } from '@ranking/config';
-import type { GameCorrected, GameFinished } from '@ranking/contracts';
-import { DuelCollector, integrityReport, WIN_TRADING_DEFAULTS } from '@ranking/integrity';
+import {
+  DuelCollector,
+  gameEventOf,
+  integrityReport,
+  WIN_TRADING_DEFAULTS,
+} from '@ranking/integrity';
 import { createDataSource, GameEventReader } from '@ranking/persistence';
-import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { ndjsonLines } from '../ndjson-lines.js';
@@ -16,26 +19,6 @@ interface IntegrityFlags {
   out: string;
   minGames?: number;
   maxExpectedHonest?: number;
-}
-
-/** A game result or correction of a known ladder, else null (other lines cannot be duels). */
-function gameEvent(
-  text: string,
-  ladders: ReadonlyMap<string, LadderConfig>,
-): GameFinished | GameCorrected | null {
-  let event: unknown;
-  try {
-    event = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof event !== 'object' || event === null) return null;
-  const e = event as { type?: unknown; ladder?: unknown; gameId?: unknown; players?: unknown };
-  if (e.type !== 'game.finished' && e.type !== 'game.corrected') return null;
-  if (typeof e.ladder !== 'string' || !ladders.has(e.ladder) || typeof e.gameId !== 'string')
-    return null;
-  if (e.type === 'game.finished' && !Array.isArray(e.players)) return null;
-  return event as GameFinished | GameCorrected;
 }
 
 /**
@@ -64,7 +47,7 @@ export class IntegrityCommand extends CommandRunner {
         : loadLadders(loadEnvironment());
       for await (const line of ndjsonLines(flags.events)) {
         read++;
-        const event = gameEvent(line.toString('utf8'), ladders);
+        const event = gameEventOf(line.toString('utf8'), (id) => ladders.has(id));
         if (event) collector.add(event);
       }
     } else {
@@ -78,9 +61,9 @@ export class IntegrityCommand extends CommandRunner {
       await db.initialize();
       try {
         const reader = new GameEventReader({ query: (text, params) => db.query(text, params) });
-        for await (const payload of reader.payloads(flags.ladder ?? null)) {
+        for await (const { payload } of reader.payloads(flags.ladder ?? null)) {
           read++;
-          const event = gameEvent(payload, ladders);
+          const event = gameEventOf(payload, (id) => ladders.has(id));
           if (event) collector.add(event);
         }
       } finally {

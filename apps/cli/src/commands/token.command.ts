@@ -1,5 +1,5 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
-import { issueServiceToken } from '@ranking/ingestion';
+import { issueServiceToken, TOKEN_SCOPES, type TokenScope } from '@ranking/ingestion';
 import { createDataSource, ServiceTokenRepository } from '@ranking/persistence';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { DataSource } from 'typeorm';
@@ -29,6 +29,7 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, 
 interface IssueFlags {
   service?: string;
   ladders?: string;
+  scope?: string;
   expires?: string;
 }
 
@@ -61,12 +62,23 @@ export class TokenIssueCommand extends CommandRunner {
       flags.expires === undefined ? null : new Date(instantFlag('--expires', flags.expires));
     if (expiresAt !== null && expiresAt.getTime() <= Date.now())
       throw new Error(`--expires ${flags.expires}: must be in the future`);
+    const scopes = (flags.scope ?? 'ingest').split(',').filter((s) => s !== '');
+    const unknownScopes = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    if (scopes.length === 0 || unknownScopes.length > 0)
+      throw new Error(`--scope ${flags.scope}: each of ${TOKEN_SCOPES.join(', ')}`);
     const issued = issueServiceToken();
     await withTokens('ranking-token', (tokens) =>
-      tokens.issue({ tokenId: issued.tokenId, service, ladders, digest: issued.digest, expiresAt }),
+      tokens.issue({
+        tokenId: issued.tokenId,
+        service,
+        ladders,
+        scopes: scopes as TokenScope[],
+        digest: issued.digest,
+        expiresAt,
+      }),
     );
-    process.stderr.write('the token is shown once: store it in the game server’s secrets now\n');
-    print({ tokenId: issued.tokenId, service, ladders, expiresAt, token: issued.token });
+    process.stderr.write('the token is shown once: store it in its holder’s secrets now\n');
+    print({ tokenId: issued.tokenId, service, ladders, scopes, expiresAt, token: issued.token });
   }
 
   @Option({ flags: '--service <name>', description: 'the game server the token is for' })
@@ -76,6 +88,15 @@ export class TokenIssueCommand extends CommandRunner {
 
   @Option({ flags: '--ladders <ids>', description: 'comma-separated ladders it may use' })
   parseLadders(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--scope <scopes>',
+    description:
+      'what it may do: ingest (game servers, the default), review (support staff), or both',
+  })
+  parseScope(value: string): string {
     return value;
   }
 

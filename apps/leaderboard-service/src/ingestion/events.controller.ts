@@ -14,7 +14,7 @@ import { API_VERSION } from '../conventions/api-version.js';
 import { InvalidRequest } from '../conventions/invalid-request.js';
 import { INGESTION_TOKEN_SCHEME } from './ingestion-openapi.js';
 import { EventStatusSchema } from './ingestion-schemas.js';
-import { Grant, ServiceTokenGuard } from './service-token.guard.js';
+import { Grant, NeedsScope, ServiceTokenGuard } from './service-token.guard.js';
 
 /** The contract's bounds of an event id, in code points. */
 const MAX_ID_CODE_POINTS = 128;
@@ -24,6 +24,7 @@ const MAX_ID_CODE_POINTS = 128;
 @ApiCommonProblems()
 @Controller({ path: 'events', version: API_VERSION })
 @UseGuards(ServiceTokenGuard)
+@NeedsScope('ingest')
 export class EventsController {
   constructor(private readonly receipts: IngestReceiptRepository) {}
 
@@ -36,7 +37,10 @@ export class EventsController {
   @ApiOkResponse({ description: "the event's status", type: EventStatusSchema })
   @ApiProblem(400, 'an id that is not 1 to 128 characters')
   @ApiProblem(401, 'no service token, or one unknown, revoked or expired (WWW-Authenticate)')
-  @ApiProblem(403, "another service's event, or one of a ladder the token may not use")
+  @ApiProblem(
+    403,
+    "a token without the ingest scope, another service's event, or one of a ladder the token may not use",
+  )
   @ApiProblem(404, 'no event with this id was received, stored or rejected')
   async status(@Param('id') id: string, @Grant() grant: ServiceGrant): Promise<EventStatus> {
     const length = [...id].length;

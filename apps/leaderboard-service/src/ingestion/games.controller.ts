@@ -33,7 +33,7 @@ import { API_DATA_SOURCE } from '../tokens.js';
 import { SUBMISSION_BODY_SCHEMA, SubmissionSchema } from './ingestion-schemas.js';
 import { INGESTION_TOKEN_SCHEME } from './ingestion-openapi.js';
 import { IntakeWriter } from './intake-writer.js';
-import { Grant, ServiceTokenGuard } from './service-token.guard.js';
+import { Grant, NeedsScope, ServiceTokenGuard } from './service-token.guard.js';
 
 const JSON_MEDIA = /^application\/json\s*(;|$)/i;
 
@@ -55,6 +55,7 @@ function refusal(rejected: readonly RejectedEvent[], count: number): InvalidRequ
 @ApiBearerAuth(INGESTION_TOKEN_SCHEME)
 @Controller({ path: 'games', version: API_VERSION })
 @UseGuards(ServiceTokenGuard)
+@NeedsScope('ingest')
 export class GamesController {
   constructor(
     private readonly admission: GameResultAdmission,
@@ -75,7 +76,10 @@ export class GamesController {
   })
   @ApiProblem(400, 'events refused, each in errors with its index, id and code; none was sent')
   @ApiProblem(401, 'no service token, or one unknown, revoked or expired (WWW-Authenticate)')
-  @ApiProblem(403, 'an event of a ladder the token may not use; none was sent')
+  @ApiProblem(
+    403,
+    'a token without the ingest scope, or an event of a ladder the token may not use; none was sent',
+  )
   @ApiProblem(
     413,
     `a body over INGEST_BODY_LIMIT_BYTES, or over ${MAX_EVENTS_PER_SUBMISSION} events`,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
 import { topicNames } from '@ranking/kafka';
 import { closedOnShutdown } from '@ranking/operations';
-import { IngestReceiptRepository, ServiceTokenRepository, sqlOf } from '@ranking/persistence';
+import { IngestReceiptRepository, sqlOf } from '@ranking/persistence';
 import { GameResultAdmission, type LadderConfig } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -34,11 +34,6 @@ import { ServiceTokenGuard } from './service-token.guard.js';
       },
     },
     closedOnShutdown<IntakeWriter>(IntakeWriter, (writer) => writer.disconnect()),
-    {
-      provide: ServiceTokenRepository,
-      inject: [API_DATA_SOURCE],
-      useFactory: (db: DataSource) => new ServiceTokenRepository(sqlOf(db.manager)),
-    },
     {
       provide: IngestReceiptRepository,
       inject: [API_DATA_SOURCE],

@@ -2,28 +2,45 @@ import {
   type CanActivate,
   createParamDecorator,
   type ExecutionContext,
+  ForbiddenException,
   Injectable,
+  SetMetadata,
   UnauthorizedException,
 } from '@nestjs/common';
-import { bearerCredentials, type ServiceGrant, tokenDigest } from '@ranking/ingestion';
+import { Reflector } from '@nestjs/core';
+import {
+  bearerCredentials,
+  type ServiceGrant,
+  type TokenScope,
+  tokenDigest,
+} from '@ranking/ingestion';
 import { ServiceTokenRepository } from '@ranking/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 type GrantedRequest = FastifyRequest & { grant?: ServiceGrant };
+
+const SCOPE = 'ranking:token-scope';
+
+/** The scope a controller's routes need of a token (ServiceTokenGuard refuses 403 without it). */
+export const NeedsScope = (scope: TokenScope) => SetMetadata(SCOPE, scope);
 
 /** RFC 6750's challenge: which scheme the route takes, and why the token given was refused. */
 const challenge = (error: string | null): string =>
   error === null ? 'Bearer realm="ranking"' : `Bearer realm="ranking", error="${error}"`;
 
 /**
- * The game servers' routes: a request without a valid service token is answered 401 with a
- * Bearer challenge; with one, the route gets the token's grant (its service and ladders).
+ * The token-holders' routes: a request without a valid service token is answered 401 with a
+ * Bearer challenge, one whose token lacks the route's scope (NeedsScope) 403; otherwise the
+ * route gets the token's grant (its service, ladders and scopes).
  * Tokens are looked up by digest at each request, so an issued or revoked token takes effect
  * at once, with no restart.
  */
 @Injectable()
 export class ServiceTokenGuard implements CanActivate {
-  constructor(private readonly tokens: ServiceTokenRepository) {}
+  constructor(
+    private readonly tokens: ServiceTokenRepository,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -40,6 +57,15 @@ export class ServiceTokenGuard implements CanActivate {
       void reply.header('WWW-Authenticate', challenge('invalid_token'));
       throw new UnauthorizedException('the token is unknown, revoked or expired');
     }
+    const needed = this.reflector.getAllAndOverride<TokenScope | undefined>(SCOPE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    // A route that names no scope is refused to every token: nothing is open by omission.
+    if (needed === undefined || !grant.scopes.includes(needed))
+      throw new ForbiddenException(
+        `this token (${grant.tokenId}, ${grant.service}) may ${grant.scopes.join(' and ')}, not ${needed ?? 'use this route'}`,
+      );
     request.grant = grant;
     return true;
   }

@@ -46,11 +46,14 @@ const vendor = (file: string, pkg: string, path: string): [string, Asset] => [
 @Controller()
 export class PageController {
   private readonly html = readFileSync(new URL('index.html', PUBLIC), 'utf8');
+  /** The support staff's review page (ADR 35): its data come from the token-guarded routes. */
+  private readonly reviewHtml = readFileSync(new URL('review.html', PUBLIC), 'utf8');
   private readonly files = new Map([
     page('app.js'),
     page('history.js'),
     page('rating-chart.js'),
     page('tournaments.js'),
+    page('review.js'),
     page('style.css', 'text/css; charset=utf-8'),
   ]);
   private readonly vendor = new Map([
@@ -69,6 +72,12 @@ export class PageController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   index(): string {
     return this.html;
+  }
+
+  @Get('review')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  review(): string {
+    return this.reviewHtml;
   }
 
   @Get(':file')

@@ -18,6 +18,7 @@ import { LastMessageSeq1765750000000 } from './1765750000000-last-message-seq.js
 import { HistoryEventInstantIndex1765800000000 } from './1765800000000-history-event-instant-index.js';
 import { RedrivenDeadLetters1765900000000 } from './1765900000000-redriven-dead-letters.js';
 import { HttpIngestion1766000000000 } from './1766000000000-http-ingestion.js';
+import { TokenScopes1766100000000 } from './1766100000000-token-scopes.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   HistoryEventInstantIndex1765800000000,
   RedrivenDeadLetters1765900000000,
   HttpIngestion1766000000000,
+  TokenScopes1766100000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
