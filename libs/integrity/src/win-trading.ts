@@ -22,8 +22,8 @@ export interface WinTradingOptions {
 export const WIN_TRADING_DEFAULTS: WinTradingOptions = {
   minGames: 12,
   minShare: 0.75,
-  maxExpectedHonest: 2,
-  maxChance: 0.002,
+  maxExpectedHonest: 1,
+  maxChance: 0.001,
 };
 
 /** A pair whose results against each other are not what their strengths say. */
