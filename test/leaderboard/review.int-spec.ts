@@ -160,6 +160,13 @@ describe('integrity review: the routes behind a review token, and the page', () 
     expect(
       (await get(`/review/api/ladders/${LADDER}/dry-run?player=x`, tokens.review)).status,
     ).toBe(400);
+    const tooLong = new URLSearchParams({ player: 'x'.repeat(200), since: suspect!.since });
+    const refused = await get(
+      `/review/api/ladders/${LADDER}/dry-run?${tooLong.toString()}`,
+      tokens.review,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('not an annulment to preview');
   });
 
   describe('the page in Chromium', () => {

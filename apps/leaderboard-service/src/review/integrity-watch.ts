@@ -1,4 +1,4 @@
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { validateEvent, type PlayerAnnulled } from '@ranking/contracts';
 import { GameEventReader, PgLadderStore, sqlOf } from '@ranking/persistence';
 import {
@@ -55,7 +55,9 @@ export class IntegrityWatch {
       annulledAt: new PeriodCalendar(config.timezone).iso(Date.now()),
       note: 'review: dry run',
     });
-    if (!checked.ok) throw new Error(`not an annulment: ${checked.rejection.detail}`);
+    // The route checked player and since are there; what else the contract refuses is theirs too.
+    if (!checked.ok)
+      throw new BadRequestException(`not an annulment to preview: ${checked.rejection.detail}`);
     const event = checked.event as PlayerAnnulled;
     const next = this.previews.then(() =>
       this.db.transaction('REPEATABLE READ', (manager) =>
