@@ -20,12 +20,7 @@ describe('the typed client against the live API', () => {
   let client: RankingClient;
 
   beforeAll(async () => {
-    await world.setUp();
-    rating = world.service();
-    rating.start();
-    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
-    await world.produce(lines);
-    await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    rating = await world.serving(lines, { RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
     client = createRankingClient(`http://127.0.0.1:${world.port}`);
     const boards = async () =>
       (await client.GET('/v1/ladders/{ladder}/boards', { params: { path: { ladder: LADDER } } }))

@@ -5,6 +5,7 @@ import { createRankingClient, type paths } from '@ranking/client';
 import { ladderRegistry } from '@ranking/rating';
 import {
   gameResult,
+  penaltyEvent,
   readTopics,
   type ServiceProcess,
   type TopicMessage,
@@ -247,15 +248,7 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
         { id: 'frank', result: 'win', side: 'white', first: false, ip: '203.0.113.2' },
       ],
     });
-    const privileged = {
-      id: id('penalty'),
-      type: 'player.penalized',
-      ladder: 'igame-gomoku',
-      player: 'bob',
-      points: -100,
-      reason: 'disconnects',
-      at: '2026-12-01T10:00:00+08:00',
-    };
+    const privileged = penaltyEvent(id('penalty'));
     const reserved = game(`period.closed:${id('reserved')}`);
     const oversized = game(id('big'), { note: 'x'.repeat(70_000) });
     const before = (await intakeMessages()).length;

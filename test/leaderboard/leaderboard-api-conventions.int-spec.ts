@@ -68,12 +68,7 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
   };
 
   beforeAll(async () => {
-    await world.setUp();
-    rating = world.service();
-    rating.start();
-    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
-    await world.produce(lines);
-    await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    rating = await world.serving(lines, { RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
     await waitFor(
       async () => (await world.get(`/v1/ladders/${LADDER}/boards`)).body.boards?.length >= 2,
       { timeout: 60_000, interval: 250, what: 'two daily boards' },

@@ -196,12 +196,7 @@ describe(`leaderboard page (headless Chromium, real services; start day ${START_
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    await world.setUp();
-    rating = world.service();
-    rating.start();
-    await world.startLeaderboard({ RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
-    await world.produce(lines);
-    await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    rating = await world.serving(lines, { RANKING_TOURNAMENTS_FILE: DEMO_TOURNAMENTS });
     // A whole second after the generated stream was applied and before the tournament's games:
     // the point-in-time board of this moment is the stream's alone.
     midway = Math.ceil((Date.now() + 1) / 1000) * 1000;

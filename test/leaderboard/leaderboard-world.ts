@@ -54,6 +54,24 @@ export class LeaderboardWorld extends RatingScenario {
   }
 
   /**
+   * The usual start of a suite: the world set up, the rating service and the leaderboard
+   * service (with `env`) running, and `lines` produced and applied. Answers the rating service,
+   * for the suite's end.
+   */
+  async serving(
+    lines: readonly string[],
+    env: Record<string, string> = {},
+  ): Promise<ServiceProcess> {
+    await this.setUp();
+    const rating = this.service();
+    rating.start();
+    await this.startLeaderboard(env);
+    await this.produce(lines);
+    await waitFor(() => this.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
+    return rating;
+  }
+
+  /**
    * `env`: extra variables, e.g. RANKING_TOURNAMENTS_FILE. The per-client rate limit is off
    * unless `env` sets one: every test polls from the one loopback address.
    */

@@ -3,6 +3,7 @@ import {
   type BatchHandler,
   type ConsumedMessage,
   errorMessage,
+  isKafkaError,
   KAFKA_COMMITTED_OFFSETS,
   OutcomeTally,
 } from '@ranking/kafka';
@@ -102,7 +103,3 @@ export function intakeBatchHandler(
     classify: (error) => (isKafkaError(error) ? 'transient' : 'deterministic'),
   };
 }
-
-/** kafkajs's errors all descend from KafkaJSError: the broker's, never the message's. */
-const isKafkaError = (error: unknown): boolean =>
-  error instanceof Error && error.name.startsWith('KafkaJS');

@@ -1,5 +1,5 @@
 import { ladderRegistry, GameResultAdmission } from '@ranking/rating';
-import { gameResult } from '@ranking/testing';
+import { gameResult, penaltyEvent } from '@ranking/testing';
 import { decideSubmission, MAX_EVENTS_PER_SUBMISSION } from './submission.js';
 import type { ServiceGrant } from './service-grant.js';
 
@@ -13,15 +13,7 @@ const grant: ServiceGrant = {
 
 const game = gameResult;
 
-const penalty = (id: string) => ({
-  id,
-  type: 'player.penalized',
-  ladder: 'igame-gomoku',
-  player: 'bob',
-  points: -100,
-  reason: 'disconnects',
-  at: '2026-12-01T10:00:00+08:00',
-});
+const penalty = penaltyEvent;
 
 describe('decideSubmission', () => {
   it('Given one valid event (not in an array), When decided, Then it is accepted as its compact JSON with its ladder and digest', () => {

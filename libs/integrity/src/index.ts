@@ -1,6 +1,6 @@
 export * from './duel.js';
 export * from './duels-from-events.js';
-export * from './normal-tail.js';
+export * from './normal-quantile.js';
 export * from './outside-strength.js';
 export * from './win-trading.js';
 export * from './record-tail.js';

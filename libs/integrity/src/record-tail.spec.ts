@@ -1,4 +1,4 @@
-import { normalCdf, normalQuantile } from './normal-tail.js';
+import { normalQuantile } from './normal-quantile.js';
 import { honestRecordChance } from './record-tail.js';
 
 describe('honestRecordChance', () => {
@@ -16,9 +16,11 @@ describe('honestRecordChance', () => {
 });
 
 describe('the normal distribution', () => {
-  it('Given z, Then the quantile undoes the distribution function', () => {
-    for (const z of [-4, -2.5, -1, 0, 0.5, 2, 3.5, 5])
-      expect(normalQuantile(normalCdf(z))).toBeCloseTo(z, 5);
-    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
+  it('Given tail chances, Then the quantile gives the textbook z', () => {
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 5);
+    expect(normalQuantile(1e-9)).toBeCloseTo(-5.997807, 4);
+    expect(normalQuantile(0.9)).toBeCloseTo(-normalQuantile(0.1), 9);
   });
 });

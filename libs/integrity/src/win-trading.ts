@@ -1,6 +1,6 @@
 import type { Duel } from './duel.js';
 import { ELO_SCALE, expectedScore, OutsideStrength } from './outside-strength.js';
-import { normalQuantile } from './normal-tail.js';
+import { normalQuantile } from './normal-quantile.js';
 import { honestRecordChance, type RunGame } from './record-tail.js';
 
 /** The thresholds of the analysis (defaults: `WIN_TRADING_DEFAULTS`). */

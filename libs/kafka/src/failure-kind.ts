@@ -8,6 +8,10 @@ export type FailureKind = 'transient' | 'deterministic';
 
 export type ClassifyFailure = (error: unknown) => FailureKind;
 
+/** Whether the broker failed (kafkajs's errors all descend from KafkaJSError), not the message. */
+export const isKafkaError = (error: unknown): boolean =>
+  error instanceof Error && error.name.startsWith('KafkaJS');
+
 /** An error's message, whatever was thrown. */
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);

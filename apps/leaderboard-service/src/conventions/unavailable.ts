@@ -1,3 +1,4 @@
+import { isKafkaError } from '@ranking/kafka';
 import { BoardsUnavailableError, isRedisAway } from '@ranking/redis';
 import { BuildsBusyError } from '../boards/build-gate.js';
 
@@ -20,9 +21,8 @@ export function unavailable(error: unknown): string | null {
     return `the leaderboards are unavailable right now (${(error as Error).message}); retry shortly`;
   if (error instanceof BuildsBusyError)
     return `too many boards as of an instant are being built right now (${error.message})`;
-  // kafkajs's errors all descend from KafkaJSError: the broker's, and nothing was sent.
-  if (error instanceof Error && error.name.startsWith('KafkaJS'))
-    return `the broker is unavailable right now (${error.message}); nothing was sent; retry shortly`;
+  if (isKafkaError(error))
+    return `the broker is unavailable right now (${(error as Error).message}); nothing was sent; retry shortly`;
   if (cancelled(error))
     return 'the query took longer than this service allows (API_STATEMENT_TIMEOUT_MS); retry shortly';
   return null;

@@ -22,6 +22,7 @@ import {
   MAX_EVENTS_PER_SUBMISSION,
   type RejectedEvent,
   type ServiceGrant,
+  type SubmittedEvent,
 } from '@ranking/ingestion';
 import { IngestReceiptRepository, sqlOf } from '@ranking/persistence';
 import { GameResultAdmission } from '@ranking/rating';
@@ -139,7 +140,7 @@ export class GamesController {
    * commit fails after the send, a retry sends the event again, which the fold ignores.
    */
   private async send(
-    events: Parameters<IngestReceiptRepository['recordAccepted']>[1],
+    events: readonly SubmittedEvent[],
     grant: ServiceGrant,
   ): Promise<SubmissionSchema> {
     const unique = events.filter((e) => !e.repeatInRequest);

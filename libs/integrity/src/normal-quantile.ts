@@ -1,37 +1,4 @@
 /**
- * The standard normal distribution function Φ(z), by the complementary error function
- * (W. J. Cody's rational approximation as Numerical Recipes' erfc gives it: relative error
- * below 1.2e-7 everywhere).
- */
-export function normalCdf(z: number): number {
-  return 1 - 0.5 * erfc(z / Math.SQRT2);
-}
-
-function erfc(x: number): number {
-  const t = 1 / (1 + 0.5 * Math.abs(x));
-  const y =
-    t *
-    Math.exp(
-      -x * x -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t *
-                              (-1.13520398 +
-                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? y : 2 - y;
-}
-
-/**
  * The standard normal quantile Φ⁻¹(p) (P. J. Acklam's rational approximation, relative error
  * below 1.2e-9), for a tail probability told as a z.
  */
