@@ -3,9 +3,11 @@ import {
   type BatchHandler,
   type ConsumedMessage,
   errorMessage,
-  isKafkaError,
   KAFKA_COMMITTED_OFFSETS,
+  kafkaFirst,
   OutcomeTally,
+  rejectionCopy,
+  sendSized,
 } from '@ranking/kafka';
 import type { GameResultAdmission } from '@ranking/rating';
 import type { Message, Producer } from 'kafkajs';
@@ -24,7 +26,10 @@ export interface IntakeTopics {
 export interface RoutedBatch {
   /** Admitted events, keyed by their ladder (whatever key they came with), value unchanged. */
   readonly admitted: Message[];
-  /** Rejections for the game servers: key and value unchanged, the reason in headers. */
+  /**
+   * Rejections for the game servers: key and value unchanged, the reason in headers; a key or
+   * value over 65,536 bytes cut to that, its length and hash in headers (rejectionCopy).
+   */
   readonly rejected: Message[];
   readonly outcomes: OutcomeTally;
 }
@@ -43,14 +48,12 @@ export function routeBatch(
       admitted.push({ key: decided.ladder, value: m.value });
       outcomes.add('applied');
     } else {
-      rejected.push({
-        key: m.key,
-        value: m.value,
-        headers: {
+      rejected.push(
+        rejectionCopy(m.key, m.value, {
           [DEAD_LETTER_HEADERS.reason]: decided.rejection.code,
           [DEAD_LETTER_HEADERS.detail]: decided.rejection.detail,
-        },
-      });
+        }),
+      );
       outcomes.add('rejected', 1, decided.rejection.code);
     }
   }
@@ -58,11 +61,14 @@ export function routeBatch(
 }
 
 /**
- * The intake's part of the consumer protocol. A batch is decided, then sent, admitted events
- * and rejections in one request acknowledged by every in-sync replica; only then does the
- * consumer commit its offsets. Any failure to send is the broker's (away, a leader moving, an
- * ACL an operator must fix): transient, retried until it passes. Only a defect of ours in
- * deciding fails deterministically, and that message is dead-lettered as `unprocessable`.
+ * The intake's part of the consumer protocol. A batch is decided, then sent: admitted events,
+ * then rejections, each topic in requests small enough for the broker's limit (sendSized),
+ * every one acknowledged by every in-sync replica; only then does the consumer commit its
+ * offsets. A failure to send is classified by what the broker said (ADR 36): away or busy is
+ * transient, retried until it passes; a missing grant or topic is retried slowly, readiness
+ * naming the topic and the grant; a final refusal of a message's bytes splits the batch until
+ * that message is dead-lettered with the broker's reason. A defect of ours in deciding fails
+ * deterministically, and that message is dead-lettered as `unprocessable` too.
  */
 export function intakeBatchHandler(
   producer: Producer,
@@ -74,32 +80,20 @@ export function intakeBatchHandler(
     checkpoints: KAFKA_COMMITTED_OFFSETS,
     apply: async (_tx, messages) => {
       const { admitted, rejected, outcomes } = routeBatch(admission, messages);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [
-          { topic: topics.ladderEvents, messages: admitted },
-          { topic: topics.gameResultsRejected, messages: rejected },
-        ].filter((t) => t.messages.length > 0),
-      });
+      await sendSized(producer, topics.ladderEvents, admitted);
+      await sendSized(producer, topics.gameResultsRejected, rejected);
       return outcomes.list();
     },
     quarantine: async (_tx, message, error) => {
-      await producer.send({
-        topic: topics.deadLetter,
-        acks: -1,
-        messages: [
-          {
-            key: message.key,
-            value: message.value,
-            headers: {
-              [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
-              [DEAD_LETTER_HEADERS.detail]: safeDetail(errorMessage(error)),
-              [DEAD_LETTER_HEADERS.consumer]: INTAKE_CONSUMER,
-            },
-          },
-        ],
-      });
+      await sendSized(producer, topics.deadLetter, [
+        rejectionCopy(message.key, message.value, {
+          [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
+          [DEAD_LETTER_HEADERS.detail]: safeDetail(errorMessage(error)),
+          [DEAD_LETTER_HEADERS.consumer]: INTAKE_CONSUMER,
+        }),
+      ]);
     },
-    classify: (error) => (isKafkaError(error) ? 'transient' : 'deterministic'),
+    // Not Kafka's: a defect of ours in deciding (the admission reads nothing but the message).
+    classify: kafkaFirst(),
   };
 }
