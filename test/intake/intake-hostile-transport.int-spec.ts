@@ -268,6 +268,12 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
     expect(problem).toMatch(/\bWRITE\b/);
     expect(problem).toMatch(/TOPIC_AUTHORIZATION_FAILED/);
 
+    // Retried slowly meanwhile, the admitted game not written again at each retry.
+    await waitFor(() => /failed \(misconfigured, attempt 3\)/.test(intake.output), {
+      timeout: 60_000,
+      interval: 250,
+      what: 'three slow retries',
+    });
     await grantAcls(world.prefix);
     await waitFor(async () => rejectionsOf((await readBack()).rejections, bad).length === 1, {
       timeout: 120_000,
@@ -275,5 +281,7 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
       what: 'the rejection once the grant is back',
     });
     await waitFor(() => ready(intake), { timeout: 90_000, interval: 500, what: 'readiness back' });
+    const ids = (await readBack()).logged.map((m) => JSON.parse(m.value!.toString()).id as string);
+    expect(ids).toEqual(['grant-valid']);
   }, 300_000);
 });

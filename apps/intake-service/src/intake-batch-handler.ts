@@ -5,6 +5,7 @@ import {
   errorMessage,
   KAFKA_COMMITTED_OFFSETS,
   kafkaFirst,
+  messagePlace,
   OutcomeTally,
   rejectionCopy,
   sendSized,
@@ -32,6 +33,8 @@ export interface RoutedBatch {
    */
   readonly rejected: Message[];
   readonly outcomes: OutcomeTally;
+  /** Where each message sent came from (`topic/partition@offset`, messagePlace). */
+  readonly sources: ReadonlyMap<Message, string>;
 }
 
 /** Decides every message of a batch (pure: the admission reads nothing but the message). */
@@ -42,22 +45,25 @@ export function routeBatch(
   const admitted: Message[] = [];
   const rejected: Message[] = [];
   const outcomes = new OutcomeTally();
+  const sources = new Map<Message, string>();
   for (const m of messages) {
     const decided = admission.admit(m.value);
+    let out: Message;
     if (decided.admitted) {
-      admitted.push({ key: decided.ladder, value: m.value });
+      admitted.push((out = { key: decided.ladder, value: m.value }));
       outcomes.add('applied');
     } else {
       rejected.push(
-        rejectionCopy(m.key, m.value, {
+        (out = rejectionCopy(m.key, m.value, {
           [DEAD_LETTER_HEADERS.reason]: decided.rejection.code,
           [DEAD_LETTER_HEADERS.detail]: decided.rejection.detail,
-        }),
+        })),
       );
       outcomes.add('rejected', 1, decided.rejection.code);
     }
+    sources.set(out, messagePlace(m));
   }
-  return { admitted, rejected, outcomes };
+  return { admitted, rejected, outcomes, sources };
 }
 
 /**
@@ -75,13 +81,27 @@ export function intakeBatchHandler(
   admission: GameResultAdmission,
   topics: IntakeTopics,
 ): BatchHandler<void> {
+  /**
+   * Messages whose output the broker acknowledged in an attempt that then failed (the ladder log
+   * written, the rejection topic refused): a retry sends only the rest, so a grant missing for
+   * an hour does not write a batch's games to the ladder log at every retry. Forgotten once the
+   * batch passes; a restart forgets all (at least once, as before).
+   */
+  const acknowledged = new Set<string>();
   return {
     transaction: (work) => work(undefined),
     checkpoints: KAFKA_COMMITTED_OFFSETS,
     apply: async (_tx, messages) => {
-      const { admitted, rejected, outcomes } = routeBatch(admission, messages);
-      await sendSized(producer, topics.ladderEvents, admitted);
-      await sendSized(producer, topics.gameResultsRejected, rejected);
+      const { admitted, rejected, outcomes, sources } = routeBatch(admission, messages);
+      const unsent = (list: Message[]) => list.filter((m) => !acknowledged.has(sources.get(m)!));
+      const sent = (run: readonly Message[]) => {
+        for (const m of run) acknowledged.add(sources.get(m)!);
+      };
+      await sendSized(producer, topics.ladderEvents, unsent(admitted), sent);
+      await sendSized(producer, topics.gameResultsRejected, unsent(rejected), sent);
+      for (const m of messages) acknowledged.delete(messagePlace(m));
+      // Partitions lost while failing leave theirs: bounded, never more than a few batches.
+      if (acknowledged.size > 100_000) acknowledged.clear();
       return outcomes.list();
     },
     quarantine: async (_tx, message, error) => {

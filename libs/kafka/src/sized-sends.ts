@@ -58,13 +58,14 @@ export function sizedRuns<T>(
 
 /**
  * Sends `messages` to `topic` in order, in requests of at most REQUEST_MAX_BYTES, each
- * acknowledged by every in-sync replica before the next. A failure names the topic and the
- * grant it needs (KafkaTopicError), so a refusal can say which.
+ * acknowledged by every in-sync replica before the next (`acknowledged` hears of each). A
+ * failure names the topic and the grant it needs (KafkaTopicError), so a refusal can say which.
  */
 export async function sendSized(
   producer: Producer,
   topic: string,
   messages: readonly Message[],
+  acknowledged?: (run: readonly Message[]) => void,
 ): Promise<void> {
   for (const run of sizedRuns(messages, recordBytes)) {
     try {
@@ -72,5 +73,6 @@ export async function sendSized(
     } catch (error) {
       throw new KafkaTopicError(topic, 'WRITE', error);
     }
+    acknowledged?.(run);
   }
 }
