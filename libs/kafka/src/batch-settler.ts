@@ -57,10 +57,11 @@ const describeGroup = (group: readonly PartitionBatch[]): string =>
  * The one retry loop and poison path of every consumer. A group of partition batches is applied
  * in one guarded transaction. A transient failure is retried with jittered backoff for as long
  * as it lasts; a misconfigured one (a grant or topic missing) too, slowly, shown in readiness at
- * once. A refused one (the broker's final "no" to a message) is split at once. A deterministic one is tried DETERMINISTIC_TRIES times, then the group is cut in
- * halves (each applied on its own, the first before the second) until the message that fails
- * alone is found; that message is tried again, and if it still fails deterministically it is
- * handed to the handler's `quarantine` in the transaction that moves its checkpoint past it.
+ * once. A refused one (the broker's final "no" to a message) is split at once. A deterministic
+ * one is tried DETERMINISTIC_TRIES times, then the group is cut in halves (each applied on its
+ * own, the first before the second) until the message that fails alone is found; that message
+ * is tried again (a refused one is not), and if it still fails it is handed to the handler's
+ * `quarantine` in the transaction that moves its checkpoint past it.
  * Nothing is ever dropped: a quarantine that cannot be written is retried like a transient
  * failure.
  */

@@ -1,7 +1,7 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
 import { backoffDelay, MISCONFIGURED_BACKOFF, sleep } from './backoff.js';
 import { failureReason } from './failure-kind.js';
-import { classifyKafkaFailure } from './kafka-failure.js';
+import { classifyKafkaFailure, KafkaTopicError } from './kafka-failure.js';
 import { recordBytes, sizedRuns } from './sized-sends.js';
 
 /** A message waiting in an outbox, as the relay publishes it. */
@@ -144,9 +144,14 @@ async function publish(producer: Producer, messages: readonly OutboxMessage[]): 
       list.push({ key: m.key, value: m.value, headers: m.headers });
       byTopic.set(m.topic, list);
     }
-    await producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
-    });
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+      });
+    } catch (error) {
+      // kafkajs does not say which topic of a request was refused: a grant's line names all.
+      throw new KafkaTopicError([...byTopic.keys()].join(' or '), 'WRITE', error);
+    }
   }
 }
