@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MAX_VALUE_BYTES } from '@ranking/contracts';
 import { GameResultAdmission, ladderRegistry } from '@ranking/rating';
 import { RatingScenario, readTopics, waitFor } from '@ranking/testing';
@@ -90,7 +91,7 @@ describe(`intake service (real Kafka and PostgreSQL; seed ${SEED}, replay with R
     }
   }, 300_000);
 
-  it('given values of 65,536 and 65,537 bytes in ASCII and CJK, when published, then the first of each is applied and the second is invalid-event with a null id', async () => {
+  it('given values of 65,536 and 65,537 bytes in ASCII and CJK, when published, then the first of each is applied and the second is invalid-event with a null id, sent back cut to its first 65,536 bytes with its length and hash', async () => {
     /** A valid game padded with JSON whitespace to exactly `size` bytes, its players named in `script`. */
     const padded = (id: string, size: number, name: string) => {
       const json = JSON.stringify({
@@ -137,25 +138,26 @@ describe(`intake service (real Kafka and PostgreSQL; seed ${SEED}, replay with R
           .values(),
       ]
         .flat()
-        .filter((m) => m.value!.length > MAX_VALUE_BYTES);
+        .filter((m) => m.headers['x-original-value-bytes'] !== undefined);
+      // Cut to their first 65,536 bytes, their length and hash in headers (ADR 36).
+      const over = [messages[1]!, messages[3]!];
       expect(
         rejected.map((m) => [
-          m.value!.length,
+          m.value,
+          m.headers['x-original-value-bytes'],
+          m.headers['x-original-value-sha256'],
           m.headers['x-reject-reason'],
           m.headers['x-reject-detail'],
         ]),
-      ).toEqual([
-        [
-          MAX_VALUE_BYTES + 1,
+      ).toEqual(
+        over.map((value) => [
+          value.subarray(0, MAX_VALUE_BYTES),
+          String(MAX_VALUE_BYTES + 1),
+          createHash('sha256').update(value).digest('hex'),
           'invalid-event',
           `the value is ${MAX_VALUE_BYTES + 1} bytes, over the limit of ${MAX_VALUE_BYTES}`,
-        ],
-        [
-          MAX_VALUE_BYTES + 1,
-          'invalid-event',
-          `the value is ${MAX_VALUE_BYTES + 1} bytes, over the limit of ${MAX_VALUE_BYTES}`,
-        ],
-      ]);
+        ]),
+      );
     } finally {
       await intake.stop();
       await rating.stop();

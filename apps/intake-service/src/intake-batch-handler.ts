@@ -3,9 +3,12 @@ import {
   type BatchHandler,
   type ConsumedMessage,
   errorMessage,
-  isKafkaError,
   KAFKA_COMMITTED_OFFSETS,
+  kafkaFirst,
+  messagePlace,
   OutcomeTally,
+  rejectionCopy,
+  sendSized,
 } from '@ranking/kafka';
 import type { GameResultAdmission } from '@ranking/rating';
 import type { Message, Producer } from 'kafkajs';
@@ -24,9 +27,14 @@ export interface IntakeTopics {
 export interface RoutedBatch {
   /** Admitted events, keyed by their ladder (whatever key they came with), value unchanged. */
   readonly admitted: Message[];
-  /** Rejections for the game servers: key and value unchanged, the reason in headers. */
+  /**
+   * Rejections for the game servers: key and value unchanged, the reason in headers; a key or
+   * value over 65,536 bytes cut to that, its length and hash in headers (rejectionCopy).
+   */
   readonly rejected: Message[];
   readonly outcomes: OutcomeTally;
+  /** Where each message sent came from (`topic/partition@offset`, messagePlace). */
+  readonly sources: ReadonlyMap<Message, string>;
 }
 
 /** Decides every message of a batch (pure: the admission reads nothing but the message). */
@@ -37,69 +45,75 @@ export function routeBatch(
   const admitted: Message[] = [];
   const rejected: Message[] = [];
   const outcomes = new OutcomeTally();
+  const sources = new Map<Message, string>();
   for (const m of messages) {
     const decided = admission.admit(m.value);
+    let out: Message;
     if (decided.admitted) {
-      admitted.push({ key: decided.ladder, value: m.value });
+      admitted.push((out = { key: decided.ladder, value: m.value }));
       outcomes.add('applied');
     } else {
-      rejected.push({
-        key: m.key,
-        value: m.value,
-        headers: {
+      rejected.push(
+        (out = rejectionCopy(m.key, m.value, {
           [DEAD_LETTER_HEADERS.reason]: decided.rejection.code,
           [DEAD_LETTER_HEADERS.detail]: decided.rejection.detail,
-        },
-      });
+        })),
+      );
       outcomes.add('rejected', 1, decided.rejection.code);
     }
+    sources.set(out, messagePlace(m));
   }
-  return { admitted, rejected, outcomes };
+  return { admitted, rejected, outcomes, sources };
 }
 
 /**
- * The intake's part of the consumer protocol. A batch is decided, then sent, admitted events
- * and rejections in one request acknowledged by every in-sync replica; only then does the
- * consumer commit its offsets. Any failure to send is the broker's (away, a leader moving, an
- * ACL an operator must fix): transient, retried until it passes. Only a defect of ours in
- * deciding fails deterministically, and that message is dead-lettered as `unprocessable`.
+ * The intake's part of the consumer protocol. A batch is decided, then sent: admitted events,
+ * then rejections, each topic in requests small enough for the broker's limit (sendSized),
+ * every one acknowledged by every in-sync replica; only then does the consumer commit its
+ * offsets. A failure to send is classified by what the broker said (ADR 36): away or busy is
+ * transient, retried until it passes; a missing grant or topic is retried slowly, readiness
+ * naming the topic and the grant; a final refusal of a message's bytes splits the batch until
+ * that message is dead-lettered with the broker's reason. A defect of ours in deciding fails
+ * deterministically, and that message is dead-lettered as `unprocessable` too.
  */
 export function intakeBatchHandler(
   producer: Producer,
   admission: GameResultAdmission,
   topics: IntakeTopics,
 ): BatchHandler<void> {
+  /**
+   * Messages whose output the broker acknowledged in an attempt that then failed (the ladder log
+   * written, the rejection topic refused): a retry sends only the rest, so a grant missing for
+   * an hour does not write a batch's games to the ladder log at every retry. Forgotten once the
+   * batch passes; a restart forgets all (at least once, as before).
+   */
+  const acknowledged = new Set<string>();
   return {
     transaction: (work) => work(undefined),
     checkpoints: KAFKA_COMMITTED_OFFSETS,
     apply: async (_tx, messages) => {
-      const { admitted, rejected, outcomes } = routeBatch(admission, messages);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [
-          { topic: topics.ladderEvents, messages: admitted },
-          { topic: topics.gameResultsRejected, messages: rejected },
-        ].filter((t) => t.messages.length > 0),
-      });
+      const { admitted, rejected, outcomes, sources } = routeBatch(admission, messages);
+      const unsent = (list: Message[]) => list.filter((m) => !acknowledged.has(sources.get(m)!));
+      const sent = (run: readonly Message[]) => {
+        for (const m of run) acknowledged.add(sources.get(m)!);
+      };
+      await sendSized(producer, topics.ladderEvents, unsent(admitted), sent);
+      await sendSized(producer, topics.gameResultsRejected, unsent(rejected), sent);
+      for (const m of messages) acknowledged.delete(messagePlace(m));
+      // Partitions lost while failing leave theirs: bounded, never more than a few batches.
+      if (acknowledged.size > 100_000) acknowledged.clear();
       return outcomes.list();
     },
     quarantine: async (_tx, message, error) => {
-      await producer.send({
-        topic: topics.deadLetter,
-        acks: -1,
-        messages: [
-          {
-            key: message.key,
-            value: message.value,
-            headers: {
-              [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
-              [DEAD_LETTER_HEADERS.detail]: safeDetail(errorMessage(error)),
-              [DEAD_LETTER_HEADERS.consumer]: INTAKE_CONSUMER,
-            },
-          },
-        ],
-      });
+      await sendSized(producer, topics.deadLetter, [
+        rejectionCopy(message.key, message.value, {
+          [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
+          [DEAD_LETTER_HEADERS.detail]: safeDetail(errorMessage(error)),
+          [DEAD_LETTER_HEADERS.consumer]: INTAKE_CONSUMER,
+        }),
+      ]);
     },
-    classify: (error) => (isKafkaError(error) ? 'transient' : 'deterministic'),
+    // Not Kafka's: a defect of ours in deciding (the admission reads nothing but the message).
+    classify: kafkaFirst(),
   };
 }

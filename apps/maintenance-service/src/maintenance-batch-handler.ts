@@ -1,4 +1,4 @@
-import type { BatchHandler } from '@ranking/kafka';
+import { type BatchHandler, kafkaFirst } from '@ranking/kafka';
 import {
   classifyFailure,
   deadLetterOf,
@@ -69,6 +69,7 @@ export function maintenanceBatchHandler(
         },
       ]);
     },
-    classify: classifyFailure,
+    // The database's failures by its codes, any Kafka one by the broker's (ADR 36).
+    classify: kafkaFirst(classifyFailure),
   };
 }

@@ -1,4 +1,4 @@
-import type { BatchHandler } from '@ranking/kafka';
+import { type BatchHandler, kafkaFirst } from '@ranking/kafka';
 import {
   classifyFailure,
   OffsetStore,
@@ -30,6 +30,7 @@ export function ratingBatchHandler(
       (await new BatchProcessor(sql, ladders, topics, handoff).process(messages)).outcomes,
     quarantine: (sql, message, error) =>
       new BatchProcessor(sql, ladders, topics, handoff).setAside(message, error),
-    classify: classifyFailure,
+    // The database's failures by its codes, any Kafka one by the broker's (ADR 36).
+    classify: kafkaFirst(classifyFailure),
   };
 }

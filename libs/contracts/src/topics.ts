@@ -18,6 +18,14 @@ export const DEAD_LETTER_HEADERS = {
   detail: 'x-reject-detail',
   /** The consumer that rejected it (the rating service, or maintenance for `unprocessable`). */
   consumer: 'x-rejected-by',
+  /**
+   * A value over 65,536 bytes comes back cut to its first 65,536 (ADR 36): its original length
+   * and SHA-256 (hex), to match it to what was sent. The same for a key over 65,536 bytes.
+   */
+  originalValueBytes: 'x-original-value-bytes',
+  originalValueSha256: 'x-original-value-sha256',
+  originalKeyBytes: 'x-original-key-bytes',
+  originalKeySha256: 'x-original-key-sha256',
 } as const;
 
 /**

@@ -10,6 +10,16 @@ export interface BackoffPolicy {
 export const RETRY_BACKOFF: BackoffPolicy = { initialMs: 100, maxMs: 10_000, jitter: 0.2 };
 
 /**
+ * A missing grant or topic waits for an operator: retried slowly (1 s doubling up to 30 s), so
+ * a fix takes effect within half a minute without the broker's log filling with refusals.
+ */
+export const MISCONFIGURED_BACKOFF: BackoffPolicy = {
+  initialMs: 1_000,
+  maxMs: 30_000,
+  jitter: 0.2,
+};
+
+/**
  * The wait before retry `attempt` (1 for the first retry). Jitter spreads the retries of
  * instances that failed together (a database restart) so they do not return in step; kafkajs's
  * own retrier draws its waits the same way.

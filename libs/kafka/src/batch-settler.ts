@@ -1,4 +1,4 @@
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, MISCONFIGURED_BACKOFF, sleep } from './backoff.js';
 import { batchHalves, messageCount } from './batch-halves.js';
 import type { BatchHandler } from './batch-handler.js';
 import { applyAboveCheckpoints, type GuardedWork } from './checkpoint-guard.js';
@@ -9,7 +9,7 @@ import {
   messagePlace,
   type PartitionBatch,
 } from './consumed-message.js';
-import { errorMessage, type FailureKind } from './failure-kind.js';
+import { errorMessage, failureReason, type FailureKind } from './failure-kind.js';
 import type { OutcomeCount } from './message-outcome.js';
 
 /** Tries of a whole group, and of a single message, before a deterministic failure counts. */
@@ -20,6 +20,8 @@ export interface RetryState {
   readonly since: number;
   readonly attempts: number;
   readonly error: string;
+  /** Why it is retried: `misconfigured` (a grant or topic missing) shows in readiness at once. */
+  readonly kind?: FailureKind;
 }
 
 export interface SettlerOptions {
@@ -54,10 +56,12 @@ const describeGroup = (group: readonly PartitionBatch[]): string =>
 /**
  * The one retry loop and poison path of every consumer. A group of partition batches is applied
  * in one guarded transaction. A transient failure is retried with jittered backoff for as long
- * as it lasts. A deterministic one is tried DETERMINISTIC_TRIES times, then the group is cut in
- * halves (each applied on its own, the first before the second) until the message that fails
- * alone is found; that message is tried again, and if it still fails deterministically it is
- * handed to the handler's `quarantine` in the transaction that moves its checkpoint past it.
+ * as it lasts; a misconfigured one (a grant or topic missing) too, slowly, shown in readiness at
+ * once. A refused one (the broker's final "no" to a message) is split at once. A deterministic
+ * one is tried DETERMINISTIC_TRIES times, then the group is cut in halves (each applied on its
+ * own, the first before the second) until the message that fails alone is found; that message
+ * is tried again (a refused one is not), and if it still fails it is handed to the handler's
+ * `quarantine` in the transaction that moves its checkpoint past it.
  * Nothing is ever dropped: a quarantine that cannot be written is retried like a transient
  * failure.
  */
@@ -135,7 +139,7 @@ export class BatchSettler<Tx> {
     work: GuardedWork<Tx>,
   ): Promise<{ error: unknown } | null> {
     const { handler, options } = this;
-    const retry = { state: { since: 0, attempts: 0, error: '' } };
+    const retry: { state: RetryState } = { state: { since: 0, attempts: 0, error: '' } };
     let deterministic = 0;
     try {
       for (let attempt = 1; ; attempt++) {
@@ -153,19 +157,28 @@ export class BatchSettler<Tx> {
           return null;
         } catch (error) {
           const kind: FailureKind = handler.classify(error);
+          // The broker's final "no" to a message is not asked again: split at once (a quarantine
+          // cannot be split, so one refused is retried and shown like a transient failure).
+          if (kind === 'refused' && tries !== Infinity) return { error };
           if (kind === 'deterministic' && ++deterministic >= tries) return { error };
-          const wait = backoffDelay(attempt);
+          const wait =
+            kind === 'misconfigured'
+              ? backoffDelay(attempt, MISCONFIGURED_BACKOFF)
+              : backoffDelay(attempt);
+          const reason = failureReason(error);
           // A quarantine that cannot be written is as stuck as a transient failure.
-          if (kind === 'transient' || tries === Infinity) {
+          if (kind === 'transient' || kind === 'misconfigured' || tries === Infinity) {
             retry.state = {
               since: retry.state.since || Date.now(),
               attempts: attempt,
-              error: errorMessage(error),
+              error: reason,
+              kind,
             };
             this.retrying.add(retry);
           }
-          options.logger.warn(
-            `${options.topic} ${describeGroup(live)} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${errorMessage(error)}`,
+          const level = kind === 'misconfigured' ? 'error' : 'warn';
+          options.logger[level](
+            `${options.topic} ${describeGroup(live)} failed (${kind}, attempt ${attempt}), retrying in ${wait} ms: ${reason}`,
             {
               topic: options.topic,
               partitions: live.map((b) => b.partition),

@@ -72,6 +72,8 @@ export function consumerProblem(status: ConsumerStatus, now: number): string | n
   if (now - status.lastContact > CONSUMER_SILENCE_MS)
     return 'the consumer has not reached the broker lately';
   const { retrying } = status;
+  // A missing grant or topic waits for an operator: said at once, in its one line.
+  if (retrying?.kind === 'misconfigured') return retrying.error;
   if (retrying && now - retrying.since > CONSUMER_STALL_MS)
     return `a batch has been retried for ${Math.round((now - retrying.since) / 1000)} s (${retrying.attempts} attempts): ${retrying.error}`;
   return null;

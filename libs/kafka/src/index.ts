@@ -13,3 +13,6 @@ export * from './message-outcome.js';
 export * from './consumer-lag.js';
 export * from './acls.js';
 export * from './redrive-plan.js';
+export * from './kafka-failure.js';
+export * from './sized-sends.js';
+export * from './rejection-copy.js';

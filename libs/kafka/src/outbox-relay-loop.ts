@@ -1,6 +1,8 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
-import { backoffDelay, sleep } from './backoff.js';
-import { errorMessage } from './failure-kind.js';
+import { backoffDelay, MISCONFIGURED_BACKOFF, sleep } from './backoff.js';
+import { failureReason } from './failure-kind.js';
+import { classifyKafkaFailure, KafkaTopicError } from './kafka-failure.js';
+import { recordBytes, sizedRuns } from './sized-sends.js';
 
 /** A message waiting in an outbox, as the relay publishes it. */
 export interface OutboxMessage {
@@ -33,7 +35,10 @@ export interface OutboxRelayOptions {
   readonly published?: (rows: number, seconds: number) => void;
 }
 
-/** Messages per produce request: keeps each partition's record batch well under the broker's limit. */
+/**
+ * Messages per produce request; sizedRuns also keeps each request under REQUEST_MAX_BYTES, so no
+ * partition's record batch reaches the broker's limit however large the messages (dead letters).
+ */
 const SEND_CHUNK = 1000;
 const IDLE_MS = 200;
 /** Rounds a stopping relay still runs to publish what the last transactions left. */
@@ -98,9 +103,15 @@ export class OutboxRelayLoop {
         if (sent > 0) this.options.published?.(sent, (performance.now() - started) / 1000);
         failures = 0;
       } catch (error) {
-        const wait = backoffDelay(++failures);
+        // The rows stay in order (a rating-changes chain may not skip one): a missing grant or
+        // topic is retried slowly and said in one line; anything else as it lasts (ADR 36).
+        const kind = classifyKafkaFailure(error)?.kind ?? 'transient';
+        const wait =
+          kind === 'misconfigured'
+            ? backoffDelay(++failures, MISCONFIGURED_BACKOFF)
+            : backoffDelay(++failures);
         this.options.logger.warn(
-          `outbox relay failed (attempt ${failures}), retrying in ${wait} ms: ${errorMessage(error)}`,
+          `outbox relay failed (${kind}, attempt ${failures}), retrying in ${wait} ms: ${failureReason(error)}`,
         );
         await sleep(wait);
         continue;
@@ -122,18 +133,25 @@ export class OutboxRelayLoop {
   }
 }
 
-/** Sends in requests of at most SEND_CHUNK messages, each topic's messages in outbox order. */
+/** Sends in requests of at most SEND_CHUNK messages and REQUEST_MAX_BYTES, in outbox order. */
 async function publish(producer: Producer, messages: readonly OutboxMessage[]): Promise<void> {
-  for (let from = 0; from < messages.length; from += SEND_CHUNK) {
+  const size = (m: OutboxMessage) =>
+    recordBytes({ key: m.key, value: m.value, headers: m.headers });
+  for (const run of sizedRuns(messages, size, undefined, SEND_CHUNK)) {
     const byTopic = new Map<string, Message[]>();
-    for (const m of messages.slice(from, from + SEND_CHUNK)) {
+    for (const m of run) {
       const list = byTopic.get(m.topic) ?? [];
       list.push({ key: m.key, value: m.value, headers: m.headers });
       byTopic.set(m.topic, list);
     }
-    await producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
-    });
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+      });
+    } catch (error) {
+      // kafkajs does not say which topic of a request was refused: a grant's line names all.
+      throw new KafkaTopicError([...byTopic.keys()].join(' or '), 'WRITE', error);
+    }
   }
 }

@@ -12,6 +12,7 @@ import {
   type ConsumerStatus,
   errorMessage,
   KAFKA_COMMITTED_OFFSETS,
+  kafkaFirst,
   messageFields,
   messagePlace,
   topicNames,
@@ -66,8 +67,10 @@ export class RatingChangesConsumer implements OnApplicationBootstrap, BeforeAppl
           this.metrics.skippedMessages.inc({ reason: 'unprocessable' });
           return Promise.resolve();
         },
-        classify: (error) =>
+        // Redis's and PostgreSQL's failures by their codes, any Kafka one by the broker's (ADR 36).
+        classify: kafkaFirst((error) =>
           isRedisAway(error) || isTransient(error) ? 'transient' : 'deterministic',
+        ),
       },
       observer: metrics.shared.consumerObserver(topic),
     });
