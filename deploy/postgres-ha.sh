@@ -21,6 +21,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE="${PG_HA_STATE_DIR:-$ROOT/.pg-ha}"
 BASE="${PG_HA_PORT_BASE:-5440}"
 SCOPE="${PG_HA_SCOPE:-ranking}"
+# on: commits wait for the standby (the default, ADR 38); off: asynchronous, for the test that
+# shows what a failover then loses and how Kafka's replay brings it back.
+SYNCHRONOUS="${PG_HA_SYNCHRONOUS:-on}"
+[[ $SYNCHRONOUS =~ ^(on|off)$ ]] || {
+  echo "PG_HA_SYNCHRONOUS must be on or off" >&2
+  exit 2
+}
 RW_PORT=$BASE
 RO_PORT=$((BASE + 1))
 ETCD_PORT=$((BASE + 6))
@@ -105,9 +112,12 @@ bootstrap:
     ttl: 20
     loop_wait: 2
     retry_timeout: 5
+    # Asynchronous: the standby is promoted however far behind (Kafka replays what it lacks).
+    # Synchronous: only the synchronous standby is promoted, which lacks no acknowledged commit.
+    maximum_lag_on_failover: 1073741824
     # Only the synchronous standby may be promoted: an automatic failover loses no commit that
     # a client saw succeed. Not strict: with the standby away the primary goes on alone (ADR 38).
-    synchronous_mode: true
+    synchronous_mode: $([[ $SYNCHRONOUS == on ]] && echo true || echo false)
     synchronous_mode_strict: false
     postgresql:
       use_pg_rewind: true
@@ -206,13 +216,15 @@ primary() {
   return 1
 }
 
-# The standby streams and is the synchronous one (the one a failover may promote).
+# The standby streams, and in synchronous mode is the synchronous one (the one a failover may
+# promote).
 sync_standby() {
-  local node
+  local node check=sync
+  [[ $SYNCHRONOUS == off ]] && check='replica?lag=16MB'
   node=$(primary) || return 1
   for other in "${NODES[@]}"; do
     [[ $other == "$node" ]] && continue
-    rest "$other" sync && return
+    rest "$other" "$check" && return
   done
   return 1
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 const run = promisify(execFile);
 const SCRIPT = 'deploy/postgres-ha.sh';
@@ -42,7 +43,13 @@ export class PostgresHaPair {
     readonly portBase: number,
   ) {}
 
-  static async create(): Promise<PostgresHaPair> {
+  /**
+   * `synchronous`: commits wait for the standby (the default, ADR 38); false: asynchronous
+   * replication, so that a failover can lose the primary's last commits.
+   */
+  static async create({
+    synchronous = true,
+  }: { synchronous?: boolean } = {}): Promise<PostgresHaPair> {
     const dir = await mkdtemp(join(tmpdir(), 'ranking-pg-ha-'));
     // The servers run as `postgres` when this is root: they must reach the state inside.
     await chmod(dir, 0o755);
@@ -52,6 +59,7 @@ export class PostgresHaPair {
         ...process.env,
         PG_HA_STATE_DIR: join(dir, 'state'),
         PG_HA_PORT_BASE: String(portBase),
+        PG_HA_SYNCHRONOUS: synchronous ? 'on' : 'off',
       },
       dir,
       portBase,
@@ -82,6 +90,43 @@ export class PostgresHaPair {
   /** A database through HAProxy's read-write port: whichever node is primary. */
   url(database = 'postgres'): string {
     return `postgres://postgres@127.0.0.1:${this.portBase}/${database}`;
+  }
+
+  /** A database on one node itself, whatever its role (a standby answers reads only). */
+  nodeUrl(node: HaNode, database = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.portBase + (node === 'node1' ? 2 : 3)}/${database}`;
+  }
+
+  /** Runs one query on a node itself. */
+  async queryNode<T>(node: HaNode, database: string, text: string): Promise<T[]> {
+    const client = new pg.Client({ connectionString: this.nodeUrl(node, database) });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * Stops (SIGSTOP) the standby's WAL receiver: the primary's commits from now on reach only the
+   * primary (asynchronous replication does not wait). Returns a function that lets it go on.
+   */
+  async pauseReplication(standby: HaNode): Promise<() => void> {
+    const [row] = await this.queryNode<{ pid: number }>(
+      standby,
+      'postgres',
+      'SELECT pid FROM pg_stat_wal_receiver',
+    );
+    if (!row) throw new Error(`${standby} has no WAL receiver`);
+    process.kill(row.pid, 'SIGSTOP');
+    return () => {
+      try {
+        process.kill(row.pid, 'SIGCONT');
+      } catch {
+        // it ended (its primary went away)
+      }
+    };
   }
 
   /** The node that is primary now (Patroni's REST API), or null while none is. */
