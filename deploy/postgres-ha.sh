@@ -21,8 +21,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE="${PG_HA_STATE_DIR:-$ROOT/.pg-ha}"
 BASE="${PG_HA_PORT_BASE:-5440}"
 SCOPE="${PG_HA_SCOPE:-ranking}"
-# on: commits wait for the standby (the default, ADR 38); off: asynchronous, for the test that
-# shows what a failover then loses and how Kafka's replay brings it back.
+# on: commits wait for the standby, and Patroni promotes only it (ADR 38). off: asynchronous,
+# ONLY to reproduce what a lossy promotion does (ADR 38: a running consumer then skips the lost
+# offsets); never run the services on it.
 SYNCHRONOUS="${PG_HA_SYNCHRONOUS:-on}"
 [[ $SYNCHRONOUS =~ ^(on|off)$ ]] || {
   echo "PG_HA_SYNCHRONOUS must be on or off" >&2
@@ -112,8 +113,8 @@ bootstrap:
     ttl: 20
     loop_wait: 2
     retry_timeout: 5
-    # Asynchronous: the standby is promoted however far behind (Kafka replays what it lacks).
     # Synchronous: only the synchronous standby is promoted, which lacks no acknowledged commit.
+    # (Asynchronous, PG_HA_SYNCHRONOUS=off: promoted however far behind.)
     maximum_lag_on_failover: 1073741824
     # Only the synchronous standby may be promoted: an automatic failover loses no commit that
     # a client saw succeed. Not strict: with the standby away the primary goes on alone (ADR 38).

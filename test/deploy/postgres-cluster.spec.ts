@@ -28,11 +28,12 @@ function clusterProblems(db: readonly Manifest[], apps: readonly Manifest[]): st
   if (doc.apiVersion !== 'postgresql.cnpg.io/v1')
     problems.push(`Cluster apiVersion ${String(doc.apiVersion)}, not postgresql.cnpg.io/v1`);
   const cluster = doc as unknown as Cluster;
-  if (!(cluster.spec.instances >= 2))
-    problems.push(`Cluster: ${cluster.spec.instances} instances, no standby to fail over to`);
+  // A primary and two standbys: with one standby away, commits still wait for the other.
+  if (!(cluster.spec.instances >= 3))
+    problems.push(`Cluster: ${cluster.spec.instances} instances, not a primary and two standbys`);
   const sync = cluster.spec.postgresql?.synchronous;
-  if (sync?.number !== 1 || sync.dataDurability !== 'preferred')
-    problems.push('Cluster: not synchronous to one standby with preferred durability');
+  if (sync?.number !== 1 || sync.dataDurability !== 'required')
+    problems.push('Cluster: commits do not always wait for a standby (synchronous, required)');
   const initdb = cluster.spec.bootstrap?.initdb;
   const owner = db.find(
     (m) =>
@@ -58,7 +59,7 @@ function clusterProblems(db: readonly Manifest[], apps: readonly Manifest[]): st
 }
 
 describe('the database manifests (CloudNativePG)', () => {
-  it('hold a Cluster of a primary and a synchronous standby, and the owner Secret', () => {
+  it('hold a Cluster of a primary and two standbys, commits waiting for one, and the owner Secret', () => {
     expect(database.map((m) => String(m.doc.kind)).sort()).toEqual(['Cluster', 'Secret']);
     for (const m of database.filter((d) => d.doc.kind !== 'Cluster'))
       expect(() => validateManifest(m.doc)).not.toThrow();
@@ -73,9 +74,11 @@ describe('the database manifests (CloudNativePG)', () => {
     expect(resources.sort()).toEqual(files.sort());
   });
 
-  it('a service URL that bypasses the read-write Service, or a Cluster without standby, is caught', () => {
+  it('a service URL that bypasses the read-write Service, too few standbys or relaxed durability is caught', () => {
     const single = structuredClone(database);
-    (single.find((m) => m.doc.kind === 'Cluster')!.doc as unknown as Cluster).spec.instances = 1;
+    const spec = (single.find((m) => m.doc.kind === 'Cluster')!.doc as unknown as Cluster).spec;
+    spec.instances = 1;
+    spec.postgresql!.synchronous!.dataDurability = 'preferred';
     const direct = structuredClone(services);
     const secret = direct.find(
       (m) => (m.doc.metadata as { name?: string }).name === 'ranking-secrets',
@@ -83,7 +86,8 @@ describe('the database manifests (CloudNativePG)', () => {
     (secret.doc.stringData as Record<string, string>).DATABASE_URL =
       'postgres://ranking:x@ranking-db-1:5432/ranking';
     expect(clusterProblems(single, direct)).toEqual([
-      'Cluster: 1 instances, no standby to fail over to',
+      'Cluster: 1 instances, not a primary and two standbys',
+      'Cluster: commits do not always wait for a standby (synchronous, required)',
       'DATABASE_URL names ranking-db-1, not ranking-db-rw',
     ]);
   });
