@@ -45,7 +45,8 @@ export class PostgresHaPair {
 
   /**
    * `synchronous`: commits wait for the standby (the default, ADR 38); false: asynchronous
-   * replication, so that a failover can lose the primary's last commits.
+   * replication, where a failover can lose the primary's last commits (to reproduce what a
+   * running consumer then does, ADR 38; no service is meant to run on it).
    */
   static async create({
     synchronous = true,
