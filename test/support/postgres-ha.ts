@@ -109,27 +109,6 @@ export class PostgresHaPair {
     }
   }
 
-  /**
-   * Stops (SIGSTOP) the standby's WAL receiver: the primary's commits from now on reach only the
-   * primary (asynchronous replication does not wait). Returns a function that lets it go on.
-   */
-  async pauseReplication(standby: HaNode): Promise<() => void> {
-    const [row] = await this.queryNode<{ pid: number }>(
-      standby,
-      'postgres',
-      'SELECT pid FROM pg_stat_wal_receiver',
-    );
-    if (!row) throw new Error(`${standby} has no WAL receiver`);
-    process.kill(row.pid, 'SIGSTOP');
-    return () => {
-      try {
-        process.kill(row.pid, 'SIGCONT');
-      } catch {
-        // it ended (its primary went away)
-      }
-    };
-  }
-
   /** The node that is primary now (Patroni's REST API), or null while none is. */
   async primary(): Promise<HaNode | null> {
     try {
