@@ -30,3 +30,13 @@ if ! fc-list ':lang=zh-cn' family 2>/dev/null | grep 'Noto Sans CJK' >/dev/null;
     apt-get update >/dev/null && apt-get install -y fonts-noto-cjk >/dev/null
   fi
 fi
+# PostgreSQL high availability (ADR 38, deploy/postgres-ha.sh and its failover test): Patroni,
+# etcd as its store, HAProxy in front (curl: the script asks Patroni's REST API).
+if ! command -v patroni >/dev/null || ! command -v etcd >/dev/null ||
+  ! command -v haproxy >/dev/null || ! command -v curl >/dev/null; then
+  echo "[install] apt-get install patroni etcd-server haproxy curl"
+  ha_packages=(patroni etcd-server haproxy curl)
+  if ! apt-get install -y --no-install-recommends "${ha_packages[@]}" >/dev/null; then
+    apt-get update >/dev/null && apt-get install -y --no-install-recommends "${ha_packages[@]}" >/dev/null
+  fi
+fi

@@ -16,3 +16,4 @@ export * from './instant-edges.js';
 export * from './kafka-refusal.js';
 export * from './private-postgres.js';
 export * from './game-result.js';
+export * from './postgres-ha.js';

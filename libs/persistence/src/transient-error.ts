@@ -13,10 +13,12 @@ export function classifyFailure(error: unknown): 'transient' | 'deterministic' {
  * (40), insufficient resources (53), lock not available (55P03), operator intervention (57),
  * system error (58), internal error (XX); and the ones a deployment causes and an operator
  * fixes: authorization (28), a missing database (3D), a missing table, column, function or
- * privilege (42, e.g. a service newer than its migrations). Dead-lettering every message
- * during such a fault would lose them all, so these wait.
+ * privilege (42, e.g. a service newer than its migrations); a write that reached a standby
+ * (25006, read-only transaction: a connection made through the HA proxy in the second before
+ * it saw a switchover, ADR 38). Dead-lettering every message during such a fault would lose
+ * them all, so these wait.
  */
-const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58|XX|28|3D|42)/;
+const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58|XX|28|3D|42|25006)/;
 const TRANSIENT_NODE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'];
 
 export function isTransient(error: unknown): boolean {
