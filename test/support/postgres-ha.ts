@@ -109,6 +109,31 @@ export class PostgresHaPair {
     }
   }
 
+  /**
+   * Stops (SIGSTOP) the standby's WAL receiver: the primary's commits from now on reach only the
+   * primary (asynchronous replication does not wait). Returns the function that ends the cut:
+   * it SIGKILLs the stopped receiver rather than letting it go on, so the WAL the primary had
+   * already sent into the socket is discarded with it (a resumed receiver would read it and the
+   * standby would hold more, by chance); the standby restarts (crash recovery) holding exactly
+   * what it had written before the cut.
+   */
+  async cutReplication(standby: HaNode): Promise<() => void> {
+    const [row] = await this.queryNode<{ pid: number }>(
+      standby,
+      'postgres',
+      'SELECT pid FROM pg_stat_wal_receiver',
+    );
+    if (!row) throw new Error(`${standby} has no WAL receiver`);
+    process.kill(row.pid, 'SIGSTOP');
+    return () => {
+      try {
+        process.kill(row.pid, 'SIGKILL');
+      } catch {
+        // it ended already
+      }
+    };
+  }
+
   /** The node that is primary now (Patroni's REST API), or null while none is. */
   async primary(): Promise<HaNode | null> {
     try {

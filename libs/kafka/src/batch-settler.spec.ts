@@ -59,6 +59,7 @@ const settlerOf = (h: BatchHandler<void>) =>
     logger: quiet,
     holds: () => true,
     heartbeat: () => Promise.resolve(),
+    rewind: () => undefined,
   });
 
 describe('BatchSettler and the broker refusals (ADR 36)', () => {

@@ -1,7 +1,12 @@
 import { backoffDelay, MISCONFIGURED_BACKOFF, sleep } from './backoff.js';
 import { batchHalves, messageCount } from './batch-halves.js';
 import type { BatchHandler } from './batch-handler.js';
-import { applyAboveCheckpoints, type GuardedWork } from './checkpoint-guard.js';
+import {
+  applyAboveCheckpoints,
+  type CheckpointGap,
+  CheckpointGapError,
+  type GuardedWork,
+} from './checkpoint-guard.js';
 import {
   type ConsumedMessage,
   type ConsumerLogger,
@@ -33,7 +38,19 @@ export interface SettlerOptions {
   readonly heartbeat: () => Promise<void>;
   /** How the messages of each committed transaction ended (metrics). */
   readonly committed?: (outcomes: readonly OutcomeCount[]) => void;
+  /**
+   * Moves the partition's fetch position back to `offset` (the stored checkpoint) after a batch
+   * began above it (CheckpointGap); the partition's next batch comes from there.
+   */
+  readonly rewind: (partition: number, offset: bigint) => void;
 }
+
+/**
+ * Times the same gap (same checkpoint, same first offset fetched) is read again before it is
+ * taken as holding no message: the offsets between are gone from the log (retention), so
+ * reading again from the checkpoint can only ever return what lies past them.
+ */
+export const GAP_REWINDS = 3;
 
 /** Says, loudly, that a stored checkpoint lay beyond the partition's log and was read again. */
 export function warnLogRecreated(
@@ -70,6 +87,10 @@ export class BatchSettler<Tx> {
   private readonly retrying = new Set<{ state: RetryState }>();
   /** Messages set aside since the start. */
   quarantined = 0;
+  /** Partitions sent back to their checkpoint: their batches under way are stale. */
+  private readonly rewound = new Set<number>();
+  /** Each partition's last gap and how often it was read again. */
+  private readonly gaps = new Map<number, CheckpointGap & { rewinds: number }>();
 
   constructor(
     private readonly handler: BatchHandler<Tx>,
@@ -89,6 +110,9 @@ export class BatchSettler<Tx> {
    * are dropped. Returns the partitions it settled.
    */
   async settle(group: readonly PartitionBatch[]): Promise<ReadonlySet<number>> {
+    // A new batch of a rewound partition: fetched after the rewind, or stale (then it is
+    // refused again, harmlessly).
+    for (const b of group) this.rewound.delete(b.partition);
     const pending: PartitionBatch[][] = [[...group]];
     let whole = true;
     while (pending.length > 0) {
@@ -112,7 +136,52 @@ export class BatchSettler<Tx> {
   }
 
   private held(part: readonly PartitionBatch[]): PartitionBatch[] {
-    return part.filter((b) => b.messages.length > 0 && this.options.holds(b.partition));
+    return part.filter(
+      (b) =>
+        b.messages.length > 0 && !this.rewound.has(b.partition) && this.options.holds(b.partition),
+    );
+  }
+
+  /**
+   * Sends each partition back to its stored checkpoint, loudly: the store forgot commits this
+   * consumer made, and Kafka still holds the messages they applied.
+   */
+  private rewind(gaps: readonly CheckpointGap[]): void {
+    for (const gap of gaps) {
+      const seen = this.gaps.get(gap.partition);
+      const same = seen && seen.stored === gap.stored && seen.fetched === gap.fetched;
+      this.gaps.set(gap.partition, { ...gap, rewinds: same ? seen.rewinds + 1 : 1 });
+      this.rewound.add(gap.partition);
+      this.options.logger.error(
+        `${this.options.topic}/${gap.partition}: the stored checkpoint ${gap.stored} lies behind the batch fetched from ${gap.fetched}: ` +
+          'the store lost commits (a failover to a standby without them, a restore); reading the partition again from the checkpoint',
+        {
+          topic: this.options.topic,
+          partition: gap.partition,
+          stored: gap.stored.toString(),
+          fetched: gap.fetched.toString(),
+        },
+      );
+      this.options.rewind(gap.partition, gap.stored);
+    }
+  }
+
+  /** Whether a gap was read again GAP_REWINDS times and came back the same: gone from the log. */
+  private goneFromLog(gap: CheckpointGap): boolean {
+    const seen = this.gaps.get(gap.partition);
+    if (!seen || seen.stored !== gap.stored || seen.fetched !== gap.fetched) return false;
+    if (seen.rewinds < GAP_REWINDS) return false;
+    this.options.logger.error(
+      `${this.options.topic}/${gap.partition}: offsets ${gap.stored} to ${gap.fetched - 1n} are not in the log any more (retention): ` +
+        'what they held is lost to the store; going on from the first offset the log has',
+      {
+        topic: this.options.topic,
+        partition: gap.partition,
+        stored: gap.stored.toString(),
+        fetched: gap.fetched.toString(),
+      },
+    );
+    return true;
   }
 
   private async setAside(part: readonly PartitionBatch[], error: unknown): Promise<void> {
@@ -147,8 +216,11 @@ export class BatchSettler<Tx> {
         if (live.length === 0) return null;
         try {
           const outcome = await handler.transaction((tx) =>
-            applyAboveCheckpoints(tx, handler.checkpoints, live, work),
+            applyAboveCheckpoints(tx, handler.checkpoints, live, work, (gap) =>
+              this.goneFromLog(gap),
+            ),
           );
+          for (const b of live) this.gaps.delete(b.partition);
           for (const partition of outcome.recreated) {
             const batch = live.find((b) => b.partition === partition)!;
             warnLogRecreated(options.logger, options.topic, partition, batch.logEnd ?? 0n);
@@ -156,6 +228,10 @@ export class BatchSettler<Tx> {
           options.committed?.(outcome.outcomes);
           return null;
         } catch (error) {
+          if (error instanceof CheckpointGapError) {
+            this.rewind(error.gaps);
+            continue;
+          }
           const kind: FailureKind = handler.classify(error);
           // The broker's final "no" to a message is not asked again: split at once (a quarantine
           // cannot be split, so one refused is retried and shown like a transient failure).

@@ -41,6 +41,33 @@ export interface GuardedOutcome {
   readonly outcomes: readonly OutcomeCount[];
 }
 
+/**
+ * A batch that begins above its partition's stored checkpoint: the consumer's fetch position is
+ * ahead of the store. The store forgot commits this consumer made (a standby promoted without
+ * them, a restore under a running consumer) or assignment never sought to the checkpoints.
+ * Applying it would step over the messages between, for good: nothing is applied, and the
+ * consumer reads the partition again from the stored checkpoint.
+ */
+export interface CheckpointGap {
+  readonly partition: number;
+  /** The stored checkpoint: the next offset the store expects. */
+  readonly stored: bigint;
+  /** Where the batch begins. */
+  readonly fetched: bigint;
+}
+
+/** Thrown out of the guarded transaction (so it rolls back) when a batch begins past a gap. */
+export class CheckpointGapError extends Error {
+  constructor(readonly gaps: readonly CheckpointGap[]) {
+    super(
+      `the stored checkpoints lie behind what was fetched (${gaps
+        .map((g) => `partition ${g.partition}: stored ${g.stored}, fetched from ${g.fetched}`)
+        .join('; ')}): the store lost commits, the partitions are read again from the checkpoints`,
+    );
+    this.name = 'CheckpointGapError';
+  }
+}
+
 /** What a guarded transaction's work returns: how its messages ended, if it counts them. */
 export type GuardedWork<Tx> = (
   tx: Tx,
@@ -51,16 +78,32 @@ export type GuardedWork<Tx> = (
  * The checkpoint guard, inside the caller's transaction: locks the batches' checkpoints, hands
  * only the messages above them to `work` (partition after partition, each in offset order), and
  * moves every checkpoint past its batch. A redelivered message (after a crash, a rebalance, or
- * part of a split batch already applied) therefore changes nothing.
+ * part of a split batch already applied) therefore changes nothing. A batch that begins above
+ * its stored checkpoint is refused with a CheckpointGapError (nothing applied), unless
+ * `tolerated` says that gap holds no message any more (retention removed it).
  */
 export async function applyAboveCheckpoints<Tx>(
   tx: Tx,
   checkpoints: CheckpointStore<Tx>,
   batches: readonly PartitionBatch[],
   work: GuardedWork<Tx>,
+  tolerated: (gap: CheckpointGap) => boolean = () => false,
 ): Promise<GuardedOutcome> {
   const sorted = [...batches].sort((a, b) => a.partition - b.partition);
   const locked = await checkpoints.lock(tx, new Map(sorted.map((b) => [b.partition, b.logEnd])));
+  const gaps: CheckpointGap[] = [];
+  for (const batch of sorted) {
+    const checkpoint = locked.get(batch.partition);
+    const first = batch.messages[0];
+    if (!checkpoint || checkpoint.stored === null || checkpoint.logRecreated || !first) continue;
+    const gap = {
+      partition: batch.partition,
+      stored: checkpoint.stored,
+      fetched: BigInt(first.offset),
+    };
+    if (gap.fetched > gap.stored && !tolerated(gap)) gaps.push(gap);
+  }
+  if (gaps.length > 0) throw new CheckpointGapError(gaps);
   const fresh: ConsumedMessage[] = [];
   const moved = new Map<number, bigint>();
   const next = new Map<number, bigint | null>();

@@ -1,4 +1,5 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { backoffDelay, sleep } from './backoff.js';
 import { batchGroups } from './batch-groups.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BatchSettler, type RetryState } from './batch-settler.js';
@@ -112,6 +113,13 @@ export class CheckpointedConsumer<Tx> {
   private admin: Promise<Admin> | null = null;
   private lagTimer: NodeJS.Timeout | null = null;
   private measuring = false;
+  /**
+   * Each held partition's checkpoint as this consumer last committed it (stored checkpoints
+   * only): a store found behind it forgot those commits (ADR 38).
+   */
+  private readonly settledTo = new Map<number, bigint>();
+  /** Assignments so far: a seek to the checkpoints of an older one gives up. */
+  private joins = 0;
 
   constructor(
     private readonly kafka: Kafka,
@@ -128,6 +136,8 @@ export class CheckpointedConsumer<Tx> {
         await Promise.all([...this.held.values()].map((p) => p.heartbeat().catch(() => undefined)));
       },
       committed: (outcomes) => options.observer?.outcomes?.(outcomes),
+      rewind: (partition, offset) =>
+        this.consumer?.seek({ topic: options.topic, partition, offset: offset.toString() }),
     });
   }
 
@@ -169,7 +179,8 @@ export class CheckpointedConsumer<Tx> {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      void this.seekToCheckpoints(payload.memberAssignment[topic] ?? []);
+      this.settledTo.clear();
+      void this.seekToCheckpoints(++this.joins, payload.memberAssignment[topic] ?? []);
     });
     await consumer.run({
       eachBatchAutoResolve: false,
@@ -213,6 +224,8 @@ export class CheckpointedConsumer<Tx> {
         low: BigInt(p.low),
       }));
       let positions: ReadonlyMap<number, bigint>;
+      // Taken before the read: each of them was committed before it began, so the read sees it.
+      const settled = new Map(this.settledTo);
       if (handler.checkpoints.inKafka) {
         const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
         positions = new Map(
@@ -220,7 +233,10 @@ export class CheckpointedConsumer<Tx> {
             .filter((p) => Number(p.offset) >= 0)
             .map((p) => [p.partition, BigInt(p.offset)]),
         );
-      } else positions = await handler.transaction((tx) => handler.checkpoints.all(tx));
+      } else {
+        positions = await handler.transaction((tx) => handler.checkpoints.all(tx));
+        this.rewindForgotten(settled, positions);
+      }
       if (this.stopping) return;
       this.lag = consumerLag(logs, positions, Date.now());
       observer?.lag?.(this.lag);
@@ -235,24 +251,60 @@ export class CheckpointedConsumer<Tx> {
     }
   }
 
+  /**
+   * A partition whose stored checkpoint is behind what this consumer committed there: the store
+   * forgot commits (a standby promoted without them). Its next batch would show the gap too,
+   * but a partition that receives nothing more would keep the loss for good: read it again now.
+   */
+  private rewindForgotten(
+    settled: ReadonlyMap<number, bigint>,
+    stored: ReadonlyMap<number, bigint>,
+  ): void {
+    const { topic, logger } = this.options;
+    for (const [partition, mine] of settled) {
+      const theirs = stored.get(partition) ?? 0n;
+      if (theirs >= mine || this.settledTo.get(partition) !== mine) continue;
+      logger.error(
+        `${topic}/${partition}: the stored checkpoint ${theirs} lies behind ${mine}, which this consumer committed: ` +
+          'the store lost commits (a failover to a standby without them, a restore); reading the partition again from the checkpoint',
+        { topic, partition, stored: theirs.toString(), committed: mine.toString() },
+      );
+      this.settledTo.delete(partition);
+      this.consumer?.seek({ topic, partition, offset: theirs.toString() });
+    }
+  }
+
   private async connectAdmin(): Promise<Admin> {
     const admin = this.kafka.admin();
     await admin.connect();
     return admin;
   }
 
-  private async seekToCheckpoints(partitions: number[]): Promise<void> {
-    const { topic, handler } = this.options;
-    try {
-      const stored = await handler.transaction((tx) => handler.checkpoints.all(tx));
-      for (const partition of partitions) {
-        const offset = stored.get(partition);
-        if (offset !== undefined)
-          this.consumer?.seek({ topic, partition, offset: offset.toString() });
+  /**
+   * Seeks the assigned partitions to their stored checkpoints, trying until it is done (or a
+   * newer assignment came): until then the consumer reads from Kafka's committed offsets, which
+   * lie past the stored checkpoints when the store lost commits, and a partition that receives
+   * nothing more would never show it.
+   */
+  private async seekToCheckpoints(join: number, partitions: number[]): Promise<void> {
+    const { topic, handler, logger } = this.options;
+    for (let attempt = 1; join === this.joins && !this.stopping; attempt++) {
+      try {
+        const stored = await handler.transaction((tx) => handler.checkpoints.all(tx));
+        if (join !== this.joins || this.stopping) return;
+        for (const partition of partitions) {
+          const offset = stored.get(partition);
+          if (offset !== undefined)
+            this.consumer?.seek({ topic, partition, offset: offset.toString() });
+        }
+        return;
+      } catch (error) {
+        const wait = backoffDelay(attempt);
+        logger.warn(
+          `could not seek to stored checkpoints (attempt ${attempt}), trying again in ${wait} ms: ${errorMessage(error)}`,
+        );
+        await sleep(wait);
       }
-    } catch (error) {
-      // The checkpoint guard in each transaction keeps redelivered messages harmless anyway.
-      this.options.logger.warn(`could not seek to stored checkpoints: ${errorMessage(error)}`);
     }
   }
 
@@ -287,6 +339,8 @@ export class CheckpointedConsumer<Tx> {
     if (!handled) return;
     payload.resolveOffset(batch.lastOffset());
     const next = (BigInt(batch.lastOffset()) + 1n).toString();
+    if (!this.options.handler.checkpoints.inKafka)
+      this.settledTo.set(batch.partition, BigInt(next));
     await payload
       .commitOffsetsIfNecessary(
         this.options.handler.checkpoints.inKafka
