@@ -79,7 +79,9 @@ say('starting the three-broker cluster and the PostgreSQL pair');
 await cluster('start');
 const brokers = (await cluster('brokers')).stdout.trim();
 await postgresHa('up');
-const serverUrl = (await postgresHa('urls')).stdout.trim().split('\n')[0]!;
+// `urls` prints "read-write: URL" and "read-only: URL"; the services write.
+const serverUrl = /read-write:\s*(\S+)/.exec((await postgresHa('urls')).stdout)?.[1];
+if (!serverUrl) throw new Error('deploy/postgres-ha.sh urls named no read-write URL');
 const databaseUrl = (() => {
   const url = new URL(serverUrl);
   url.pathname = '/ranking_soak';
@@ -106,7 +108,17 @@ const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const kafka = kafkaClient(brokers, 'soak');
 const admin = kafka.admin();
 await admin.connect();
-await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
+// A new cluster may not know a just-created topic on every broker yet: ask until all do.
+await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: false });
+for (let attempt = 0; ; attempt++) {
+  try {
+    await admin.fetchTopicMetadata({ topics: Object.values(topics) });
+    break;
+  } catch (error) {
+    if (attempt >= 120) throw error;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
 
 // --- services -------------------------------------------------------------------------------
 const leaderboardPort = await freePort();
