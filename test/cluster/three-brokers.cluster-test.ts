@@ -67,10 +67,12 @@ describe('three-broker cluster (RF 3, min.insync.replicas 2), every service runn
         admin.fetchTopicMetadata({ topics }),
       );
       for (const topic of metadata.topics)
-        for (const partition of topic.partitions) {
-          expect(partition.replicas).toHaveLength(3);
-          expect(partition.isr).toHaveLength(3);
-        }
+        for (const partition of topic.partitions) expect(partition.replicas).toHaveLength(3);
+      // A follower joins a new partition's ISR once it has fetched from the leader: ask again.
+      await withAdmin('all 3 replicas of every partition in sync', async (admin) => {
+        if (!(await isrs(topics, (isr) => isr.length === 3)(admin)))
+          throw new Error('an ISR is short');
+      });
       // A broker may not know a just-created topic yet (UNKNOWN_TOPIC_OR_PARTITION): ask again.
       const { resources } = await withAdmin('the topics configs', (admin) =>
         admin.describeConfigs({
