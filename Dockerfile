@@ -10,8 +10,10 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # No install scripts: the only ones are a file watcher's (dev) and a telemetry ping (swagger-ui-dist).
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# Our own postinstall (patch-package: the kafkajs patch of ADR 37) is run by name instead.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npx --no-install patch-package --error-on-fail
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
 COPY libs ./libs
@@ -22,7 +24,9 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY patches ./patches
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+  && npx --no-install patch-package --error-on-fail && npm cache clean --force
 # dist/ holds libs/contracts' events.schema.json too (tsc copies imported JSON).
 COPY --from=build /app/dist ./dist
 COPY bin ./bin

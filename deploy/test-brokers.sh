@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The three-broker fault test (issue #16): builds, starts the 3-node KRaft cluster of
-# `kafka.sh start --brokers 3` (127.0.0.1:29092-29094, controllers 29192-29194, state in
-# .kafka-cluster/), runs test/cluster/*.cluster-test.ts against it, and stops the cluster again
-# (also on failure). PostgreSQL and Redis as for the integration tests (DATABASE_URL, REDIS_URL).
+# The three-broker fault tests (issues 16 and 41, ADR 37; in .ci/run): builds, starts the 3-node
+# KRaft cluster of `kafka.sh start --brokers 3` (127.0.0.1:29092-29094, controllers 29192-29194,
+# state in .kafka-cluster/), runs test/cluster/*.cluster-test.ts against it (every service with
+# each node SIGKILLed in turn; the rating service losing all three nodes in each order), and
+# stops the cluster again (also on failure). PostgreSQL and Redis as for the integration tests
+# (DATABASE_URL, REDIS_URL). Arguments go to Jest (e.g. a path: test/cluster/three-brokers).
 #
-#   npm run test:brokers            # RANKING_CLUSTER_EVENTS (default 20000) events
+#   npm run test:brokers            # RANKING_CLUSTER_EVENTS (default 6000) games per victim
 #   KAFKA_CLUSTER_KEEP=1 npm run test:brokers   # leave the cluster running afterwards
 set -euo pipefail
 

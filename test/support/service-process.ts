@@ -96,6 +96,11 @@ export class ServiceProcess {
     return child !== null && child.exitCode === null && child.signalCode === null;
   }
 
+  /** Its process id while it runs (to read its CPU time from /proc). */
+  pid(): number | undefined {
+    return this.alive() ? this.child?.pid : undefined;
+  }
+
   /** How it stands, for a failure message: running, or how it ended. */
   status(): string {
     const child = this.child;

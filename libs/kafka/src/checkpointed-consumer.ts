@@ -5,6 +5,7 @@ import type { BatchHandler } from './batch-handler.js';
 import { BatchSettler, type RetryState } from './batch-settler.js';
 import type { ConsumedMessage, ConsumerLogger, PartitionBatch } from './consumed-message.js';
 import { type ConsumerLag, consumerLag } from './consumer-lag.js';
+import { type EventLoopWatchdog, guardEventLoop } from './event-loop-watchdog.js';
 import { errorMessage } from './failure-kind.js';
 import type { OutcomeCount } from './message-outcome.js';
 
@@ -44,6 +45,8 @@ export interface CheckpointedConsumerOptions<Tx> {
   readonly sessionTimeoutMs?: number;
   /** How often the lag is measured (default LAG_INTERVAL_MS). */
   readonly lagIntervalMs?: number;
+  /** How long the event loop may stand still before the process is killed (ADR 37). */
+  readonly eventLoopStallMs?: number;
 }
 
 /** What health checks read of a consumer. */
@@ -120,6 +123,7 @@ export class CheckpointedConsumer<Tx> {
   private readonly settledTo = new Map<number, bigint>();
   /** Assignments so far: a seek to the checkpoints of an older one gives up. */
   private joins = 0;
+  private watchdog: EventLoopWatchdog | null = null;
 
   constructor(
     private readonly kafka: Kafka,
@@ -167,6 +171,8 @@ export class CheckpointedConsumer<Tx> {
       retry: { retries: 10 },
     });
     this.consumer = consumer;
+    // A kafkajs loop that never yields (ADR 37) would leave the process deaf to HTTP and SIGTERM.
+    this.watchdog ??= guardEventLoop({ stallMs: this.options.eventLoopStallMs });
     for (const event of [consumer.events.HEARTBEAT, consumer.events.FETCH_START])
       consumer.on(event, () => (this.lastContact = Date.now()));
     consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -205,6 +211,8 @@ export class CheckpointedConsumer<Tx> {
     this.stopping = true;
     if (this.lagTimer) clearInterval(this.lagTimer);
     await this.consumer?.disconnect();
+    await this.watchdog?.stop();
+    this.watchdog = null;
     const admin = this.admin;
     this.admin = null;
     await admin?.then((a) => a.disconnect()).catch(() => undefined);

@@ -9,6 +9,7 @@ export * from './batch-handler.js';
 export * from './batch-halves.js';
 export * from './batch-settler.js';
 export * from './checkpointed-consumer.js';
+export * from './event-loop-watchdog.js';
 export * from './message-outcome.js';
 export * from './consumer-lag.js';
 export * from './acls.js';
