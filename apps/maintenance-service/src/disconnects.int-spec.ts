@@ -151,7 +151,7 @@ describe('maintenance service: disconnect counters (real Kafka and PostgreSQL)',
     expect(await scenario.counters(LOW.id)).toEqual(counters);
     expect(counters.get('xena')).toEqual({ count: 3, streak: 0, penalties: 0 });
     // Fresh offsets with games counted before (a republished message) count nothing either.
-    const moved = messages.map((m, i) => ({ ...m, offset: String(10 + i) }));
+    const moved = messages.map((m, i) => ({ ...m, offset: String(4 + i) }));
     const third = await scenario.world.db.transaction((m) =>
       handleMaintenanceBatch(sqlOf(m), ladders, topic, 99, moved),
     );
