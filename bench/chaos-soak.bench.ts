@@ -157,13 +157,8 @@ say(`services started (logs in ${LOGS}/)`);
 // --- the load -------------------------------------------------------------------------------
 const total = Math.ceil(rate * seconds);
 // Game servers publish game.finished alone (corrections are the operators'), with bad lines.
-const lines = generateEvents({
-  seed: 41,
-  events: total,
-  badShare: 0.01,
-  correctionShare: 0,
-  days: 20,
-});
+const LOAD = { seed: 41, badShare: 0.01, correctionShare: 0, days: 20 };
+const lines = generateEvents({ ...LOAD, events: total });
 const offline = new ReplayEngine(ladders);
 const digest = (value: string | Buffer) => createHash('sha1').update(value).digest('hex');
 /** Accepted ids by the second they were sent (null once seen committed). */
@@ -418,13 +413,7 @@ if (storedIds.size !== stored.length) problems.push('an event id is stored twice
 const expectedIds = new Set<string>();
 {
   const again = new ReplayEngine(ladders);
-  for (const line of generateEvents({
-    seed: 41,
-    events: produced,
-    badShare: 0.01,
-    correctionShare: 0,
-    days: 20,
-  })) {
+  for (const line of generateEvents({ ...LOAD, events: produced })) {
     const result = again.ingestLine(line);
     if (result.kind === 'accepted') expectedIds.add(result.event.id);
   }
