@@ -30,7 +30,7 @@ describe('the typed client against the live API', () => {
       interval: 250,
       what: 'a daily board with players',
     });
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'caught up' });
   }, 240_000);
 
   afterAll(async () => {

@@ -73,7 +73,7 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
       async () => (await world.get(`/v1/ladders/${LADDER}/boards`)).body.boards?.length >= 2,
       { timeout: 60_000, interval: 250, what: 'two daily boards' },
     );
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'caught up' });
     dates = (await world.get(`/v1/ladders/${LADDER}/boards`)).body.boards.map((b: any) => b.date);
     players = (
       await world.get(`/v1/ladders/${LADDER}/leaderboard?view=live&limit=5`)

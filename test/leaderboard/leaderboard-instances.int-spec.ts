@@ -45,9 +45,7 @@ describe('two leaderboard services', () => {
     await world.produce(lines);
     await waitFor(
       async () =>
-        (await world.drained()) &&
-        (await world.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
-        (await world.caughtUp()),
+        await world.settled(),
       { timeout: 120_000, interval: 250, what: 'the boards to catch up' },
     );
   }, 240_000);

@@ -94,9 +94,7 @@ describe('the live board from the messages (real Kafka, PostgreSQL, Redis)', () 
     await world.produce(lines);
     await waitFor(
       async () =>
-        (await world.drained()) &&
-        (await world.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
-        (await world.caughtUp()),
+        await world.settled(),
       { timeout: 120_000, interval: 250, what: 'the boards to catch up' },
     );
     const top = fromPostgres()[0]!;

@@ -50,7 +50,7 @@ describe('leaderboard API for the page: names, search, stored boards, rank jumps
     await world.startLeaderboard();
     await world.produce(lines);
     await waitFor(() => world.drained(), { timeout: 120_000, interval: 250, what: 'the drain' });
-    await waitFor(async () => world.caughtUp(), {
+    await waitFor(async () => world.settled(), {
       timeout: 60_000,
       interval: 250,
       what: 'the boards',

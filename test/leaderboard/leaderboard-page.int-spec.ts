@@ -214,7 +214,7 @@ describe(`leaderboard page (headless Chromium, real services; start day ${START_
       interval: 250,
       what: 'a daily board',
     });
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'the boards' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'the boards' });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: DESKTOP });
     page.on('pageerror', (error) => pageErrors.push(error.message));

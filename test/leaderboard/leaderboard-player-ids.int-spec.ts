@@ -67,9 +67,7 @@ describe('player ids the contract allows, everywhere', () => {
     await world.produce(games);
     await waitFor(
       async () =>
-        (await world.drained()) &&
-        (await world.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
-        (await world.caughtUp()),
+        await world.settled(),
       { timeout: 120_000, interval: 250, what: 'the games on the boards' },
     );
     browser = await launchChromium();

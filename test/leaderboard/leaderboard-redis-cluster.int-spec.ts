@@ -88,7 +88,7 @@ describe('leaderboard service on a Redis Cluster (real Kafka, PostgreSQL, three 
         ).every((s) => s === 200),
       { timeout: 60_000, interval: 250, what: 'the boards' },
     );
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'caught up' });
   }, 240_000);
 
   afterAll(async () => {

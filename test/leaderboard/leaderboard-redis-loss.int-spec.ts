@@ -77,7 +77,7 @@ describe('leaderboard service when Redis loses its data or goes away', () => {
     );
     // Settled: the rating service drained and its outbox is empty (above), and the leaderboard
     // service applied every rating change.
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'caught up' });
     before = await snapshot();
     expect(before.daily.length).toBeGreaterThan(0);
   }, 240_000);

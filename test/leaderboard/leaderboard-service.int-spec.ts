@@ -76,7 +76,7 @@ describe('leaderboard service (real Kafka, PostgreSQL, Redis)', () => {
         ).every((s) => s === 200),
       { timeout: 90_000, interval: 500, what: 'every daily board' },
     );
-    await waitFor(() => world.caughtUp(), { timeout: 60_000, interval: 250, what: 'caught up' });
+    await waitFor(() => world.settled(), { timeout: 60_000, interval: 250, what: 'caught up' });
   }, 300_000);
 
   afterAll(async () => {

@@ -96,6 +96,19 @@ export class LeaderboardWorld extends RatingScenario {
     });
   }
 
+  /**
+   * Nothing more is on its way: the rating service drained the log, its outbox is relayed, and
+   * the leaderboard service committed every rating change. `caughtUp` alone can be true while
+   * the relay still holds a batch's messages, and the boards then change under a test.
+   */
+  async settled(): Promise<boolean> {
+    return (
+      (await this.drained()) &&
+      (await this.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
+      (await this.caughtUp())
+    );
+  }
+
   /** The leaderboard service has committed every rating-changes message published so far. */
   async caughtUp(): Promise<boolean> {
     const admin = this.kafka.admin();

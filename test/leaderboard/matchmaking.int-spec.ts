@@ -106,9 +106,7 @@ describe('matchmaking API (real Kafka, PostgreSQL, Redis)', () => {
   const settled = async (): Promise<number> => {
     await waitFor(
       async () =>
-        (await world.drained()) &&
-        (await world.db.query('SELECT count(*) AS n FROM outbox'))[0].n === '0' &&
-        (await world.caughtUp()),
+        await world.settled(),
       { timeout: 120_000, interval: 250, what: 'the rating service and the boards' },
     );
     return Date.now();
