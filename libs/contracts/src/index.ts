@@ -10,3 +10,4 @@ export * from './rating-changes.js';
 export * from './rating-changes-reader.js';
 export * from './player-id.js';
 export * from './reserved-ids.js';
+export * from './producers.js';

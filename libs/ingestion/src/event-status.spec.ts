@@ -6,7 +6,7 @@ import type { ServiceGrant } from './service-grant.js';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const at = new Date('2026-12-06T00:00:00Z');
 const receipt = (over: Partial<Receipt> = {}): Receipt => ({
-  service: 'gomoku',
+  producer: 'gomoku',
   ladder: 'igame-gomoku',
   digest: digest('sent'),
   status: 'accepted',
@@ -40,6 +40,7 @@ const rejection = {
 const grant: ServiceGrant = {
   tokenId: 't',
   service: 'gomoku',
+  producer: 'gomoku',
   ladders: ['igame-gomoku'],
   scopes: ['ingest'],
 };
@@ -90,25 +91,51 @@ describe('eventStatus', () => {
 });
 
 describe('readRefusal', () => {
-  it('Given a receipt, Then only its service may read it', () => {
-    expect(readRefusal(grant, 'e', traces({ receipt: receipt() }))).toBeNull();
-    expect(
-      readRefusal({ ...grant, service: 'other' }, 'e', traces({ receipt: receipt() })),
-    ).toMatch(/another service/);
+  it('Given an id in the producer’s namespace, Then its token may read what is known of it', () => {
+    expect(readRefusal(grant, 'gomoku:e', traces({ receipt: receipt() }))).toBeNull();
+    expect(readRefusal(grant, 'gomoku:e', traces({ stored: stored() }))).toBeNull();
+    expect(readRefusal(grant, 'gomoku:e', traces({ rejection }))).toBeNull();
+    // Unknown yet: the answer is then 404, not 403.
+    expect(readRefusal(grant, 'gomoku:e', traces())).toBeNull();
   });
-  it('Given no receipt, Then a game of the token’s ladders may be read, and nothing else', () => {
-    expect(readRefusal(grant, 'e', traces({ stored: stored() }))).toBeNull();
-    expect(readRefusal(grant, 'e', traces())).toBeNull();
-    expect(readRefusal(grant, 'e', traces({ stored: stored({ ladder: 'qq-xiangqi' }) }))).toMatch(
-      /may not use/,
-    );
+
+  it('Given an id in another producer’s namespace, Then it is refused whatever is known of it', () => {
+    for (const known of [
+      traces(),
+      traces({ receipt: receipt({ producer: 'chess' }) }),
+      traces({ stored: stored() }),
+    ])
+      expect(readRefusal(grant, 'chess:e', known)).toMatch(
+        /not in the namespace of the producer gomoku/,
+      );
+    // A namespace the name only begins.
+    expect(readRefusal(grant, 'gomoku-2:e', traces())).toMatch(/namespace/);
+    expect(readRefusal(grant, 'e', traces({ stored: stored() }))).toMatch(/namespace/);
+  });
+
+  it('Given a reserved id or a token of no producer, Then it is refused', () => {
     expect(
-      readRefusal(grant, 'e', traces({ stored: stored({ type: 'player.penalized' }) })),
+      readRefusal(
+        grant,
+        'period.closed:igame-gomoku:daily:2026-12-04',
+        traces({ stored: stored() }),
+      ),
+    ).toMatch(/reserved/);
+    expect(readRefusal({ ...grant, producer: null }, 'gomoku:e', traces())).toMatch(/no producer/);
+  });
+
+  it('Given its own namespace on a ladder the token may not use, or not a game, Then it is refused', () => {
+    expect(
+      readRefusal(grant, 'gomoku:e', traces({ stored: stored({ ladder: 'qq-xiangqi' }) })),
+    ).toMatch(/may not use/);
+    expect(
+      readRefusal(grant, 'gomoku:e', traces({ rejection: { ...rejection, ladder: 'qq-xiangqi' } })),
+    ).toMatch(/may not use/);
+    expect(
+      readRefusal(grant, 'gomoku:e', traces({ stored: stored({ type: 'player.penalized' }) })),
     ).toMatch(/not a game result/);
-    expect(readRefusal(grant, 'period.closed:x', traces({ stored: stored() }))).toMatch(/reserved/);
-    expect(readRefusal(grant, 'e', traces({ rejection: { ...rejection, ladder: null } }))).toMatch(
-      /no ladder/,
-    );
-    expect(readRefusal(grant, 'e', traces({ rejection }))).toBeNull();
+    expect(
+      readRefusal(grant, 'gomoku:e', traces({ receipt: receipt({ producer: 'other' }) })),
+    ).toMatch(/another producer/);
   });
 });

@@ -1,4 +1,4 @@
-import { isReservedId } from '@ranking/contracts';
+import { isReservedId, producerIdPrefix } from '@ranking/contracts';
 import type { EventTraces } from './event-traces.js';
 import { mayUseLadder, type ServiceGrant } from './service-grant.js';
 
@@ -99,21 +99,25 @@ export function eventStatus(id: string, traces: EventTraces): EventStatus | null
   };
 }
 
-/** Why a token may not read an event's status, or null when it may. */
+/**
+ * Why a token may not read an event's status, or null when it may. An id belongs to the
+ * producer whose namespace it is in (CONTRACT.md "Transport", Producers): the intake and the API
+ * admit `<producer>:…` from that producer alone, and record a receipt for nothing else, so the
+ * namespace decides before any trace is looked at; then the ladder, when one is known.
+ */
 export function readRefusal(grant: ServiceGrant, id: string, traces: EventTraces): string | null {
-  const { receipt, stored, rejection } = traces;
-  // What the API received is its sender's: another service's receipt is not this one's to read.
-  if (receipt)
-    return receipt.service === grant.service
-      ? null
-      : `the event ${JSON.stringify(id)} was sent by another service`;
+  if (grant.producer === null) return 'this token belongs to no producer';
   if (isReservedId(id)) return `the id ${JSON.stringify(id)} is reserved for the system`;
+  if (!id.startsWith(producerIdPrefix(grant.producer)))
+    return `the id ${JSON.stringify(id)} is not in the namespace of the producer ${grant.producer} ("${producerIdPrefix(grant.producer)}")`;
+  const { receipt, stored, rejection } = traces;
+  // Receipts are recorded in their producer's namespace only; said again where it is read.
+  if (receipt && receipt.producer !== grant.producer)
+    return `the event ${JSON.stringify(id)} was sent by another producer`;
   if (stored && stored.type !== 'game.finished')
     return `the event ${JSON.stringify(id)} is not a game result`;
-  const ladder = stored?.ladder ?? rejection?.ladder ?? null;
+  const ladder = stored?.ladder ?? receipt?.ladder ?? rejection?.ladder ?? null;
   if (ladder !== null && !mayUseLadder(grant, ladder))
     return `this token may not use the ladder ${JSON.stringify(ladder)}`;
-  // A rejected message with no ladder: nothing ties it to this service.
-  if (ladder === null && rejection) return 'the event names no ladder of this token';
   return null;
 }

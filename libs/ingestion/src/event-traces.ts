@@ -7,7 +7,8 @@ export interface EventTraces {
 
 /** What `POST /v1/games` recorded of an event it answered. */
 export interface Receipt {
-  readonly service: string;
+  /** The producer whose token sent it (its id is in that producer's namespace). */
+  readonly producer: string;
   readonly ladder: string | null;
   readonly digest: Buffer;
   /** Sent to the intake, or refused with `code` (nothing sent). */

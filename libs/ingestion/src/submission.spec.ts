@@ -7,13 +7,15 @@ const admission = new GameResultAdmission(ladderRegistry());
 const grant: ServiceGrant = {
   tokenId: '0123456789ab',
   service: 'gomoku',
+  producer: 'gomoku',
   ladders: ['igame-gomoku'],
   scopes: ['ingest'],
 };
 
-const game = gameResult;
+/** A game in the producer's namespace (`gomoku:<id>`). */
+const game = (id: string, over: Record<string, unknown> = {}) => gameResult(`gomoku:${id}`, over);
 
-const penalty = penaltyEvent;
+const penalty = (id: string) => penaltyEvent(`gomoku:${id}`);
 
 describe('decideSubmission', () => {
   it('Given one valid event (not in an array), When decided, Then it is accepted as its compact JSON with its ladder and digest', () => {
@@ -25,7 +27,7 @@ describe('decideSubmission', () => {
     const [sent] = decided.events;
     expect(sent).toMatchObject({
       index: 0,
-      id: 'a',
+      id: 'gomoku:a',
       ladder: 'igame-gomoku',
       repeatInRequest: false,
     });
@@ -61,7 +63,8 @@ describe('decideSubmission', () => {
     const decided = decideSubmission(admission, grant, [
       game('ok'),
       penalty('pen'),
-      game('annulment:x'),
+      gameResult('annulment:x'),
+      gameResult('chess:x'),
       game('both', {
         players: [
           { id: 'a', result: 'win', side: 'black', first: true },
@@ -73,14 +76,16 @@ describe('decideSubmission', () => {
     ]);
     expect(decided.kind).toBe('rejected');
     if (decided.kind !== 'rejected') return;
-    expect(decided.count).toBe(6);
+    expect(decided.count).toBe(7);
     expect(decided.rejected.map(({ index, id, code }) => ({ index, id, code }))).toEqual([
-      { index: 1, id: 'pen', code: 'not-permitted' },
+      { index: 1, id: 'gomoku:pen', code: 'not-permitted' },
       { index: 2, id: 'annulment:x', code: 'not-permitted' },
-      { index: 3, id: 'both', code: 'inconsistent-result' },
-      { index: 4, id: null, code: 'invalid-event' },
-      // Over 65,536 bytes: decided before parsing, so its id is not read (CONTRACT.md, Size).
+      // Another producer's namespace.
+      { index: 3, id: 'chess:x', code: 'not-permitted' },
+      { index: 4, id: 'gomoku:both', code: 'inconsistent-result' },
       { index: 5, id: null, code: 'invalid-event' },
+      // Over 65,536 bytes: decided before parsing, so its id is not read (CONTRACT.md, Size).
+      { index: 6, id: null, code: 'invalid-event' },
     ]);
   });
 
@@ -88,13 +93,23 @@ describe('decideSubmission', () => {
     for (const event of [
       game('x'),
       game('y', { moves: -1 }),
+      gameResult('x'),
       { ...game('z'), type: 'period.closed' },
     ]) {
       const decided = decideSubmission(admission, grant, event);
-      const intake = admission.admit(Buffer.from(JSON.stringify(event)));
+      const intake = admission.admit(Buffer.from(JSON.stringify(event)), {
+        name: 'gomoku',
+        ladders: grant.ladders,
+      });
       expect(decided.kind === 'accepted').toBe(intake.admitted);
       if (decided.kind === 'rejected' && !intake.admitted)
         expect(decided.rejected[0]).toMatchObject(intake.rejection);
     }
+  });
+
+  it('Given a token that belongs to no producer, When it submits, Then nothing is judged: no namespace', () => {
+    expect(decideSubmission(admission, { ...grant, producer: null }, game('a'))).toEqual({
+      kind: 'no-producer',
+    });
   });
 });

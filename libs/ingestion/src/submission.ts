@@ -36,6 +36,8 @@ export type SubmissionDecision =
   | { readonly kind: 'too-many'; readonly count: number }
   /** Events of ladders the token may not use: the request is refused whatever they hold. */
   | { readonly kind: 'forbidden'; readonly ladders: readonly string[] }
+  /** A token that belongs to no producer: nothing it sends has a namespace. */
+  | { readonly kind: 'no-producer' }
   | {
       readonly kind: 'rejected';
       readonly rejected: readonly RejectedEvent[];
@@ -54,7 +56,8 @@ const ladderNamed = (element: unknown): string | null =>
 /**
  * Decides a `POST /v1/games` body (one event, or an array of them) for a token's grant, the
  * way the intake decides a message (GameResultAdmission: size, JSON, schema, type, reserved id,
- * ladder, the game itself), each event as the compact JSON it will be sent as. The request is
+ * the producer's namespace and ladders, the game itself), each event as the compact JSON it
+ * will be sent as, for the producer the token belongs to. The request is
  * one unit: with any event refused, none is sent, so a game server fixes and resends the whole.
  * Checked in this order: the count, the token's ladders, then each event.
  */
@@ -64,6 +67,8 @@ export function decideSubmission(
   body: unknown,
 ): SubmissionDecision {
   const elements = Array.isArray(body) ? (body as unknown[]) : [body];
+  if (grant.producer === null) return { kind: 'no-producer' };
+  const producer = { name: grant.producer, ladders: grant.ladders };
   if (elements.length === 0) return { kind: 'empty' };
   if (elements.length > MAX_EVENTS_PER_SUBMISSION)
     return { kind: 'too-many', count: elements.length };
@@ -80,7 +85,7 @@ export function decideSubmission(
   elements.forEach((element, index) => {
     const value = Buffer.from(JSON.stringify(element) ?? 'null', 'utf8');
     const digest = digestOf(value);
-    const decided = admission.admit(value);
+    const decided = admission.admit(value, producer);
     if (!decided.admitted) {
       rejected.push({ index, id: decided.id, ...decided.rejection, digest });
       return;

@@ -5,11 +5,13 @@ import { ladderRegistry, GameResultAdmission, ReplayEngine } from '@ranking/rati
 
 const LADDERS = ladderRegistry();
 const admission = new GameResultAdmission(LADDERS);
+/** A game server that may write every ladder (and one the registry lacks, for unknown-ladder). */
+const GS = { name: 'gs', ladders: [...LADDERS.keys(), 'chess-960'] };
 const bytes = (value: unknown): Buffer =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 
 const game = (extra: Record<string, unknown> = {}) => ({
-  id: 'gs-1',
+  id: 'gs:1',
   type: 'game.finished',
   ladder: 'igame-gomoku',
   gameId: 'g-1',
@@ -23,13 +25,13 @@ const game = (extra: Record<string, unknown> = {}) => ({
 });
 
 const codeOf = (value: Buffer | null) => {
-  const decided = admission.admit(value);
+  const decided = admission.admit(value, GS);
   return decided.admitted ? 'admitted' : decided.rejection.code;
 };
 
 describe('GameResultAdmission (the intake decision)', () => {
   it('Given a valid game.finished, When a game server sends it, Then it is admitted under its ladder', () => {
-    const decided = admission.admit(bytes(game()));
+    const decided = admission.admit(bytes(game()), GS);
     expect(decided).toMatchObject({ admitted: true, ladder: 'igame-gomoku' });
   });
 
@@ -87,10 +89,10 @@ describe('GameResultAdmission (the intake decision)', () => {
       },
     ],
   ])('Given a valid %s, When a game server sends it, Then it is not-permitted', (type, event) => {
-    const decided = admission.admit(bytes({ id: 'x-1', ...event }));
+    const decided = admission.admit(bytes({ id: 'gs:x-1', ...event }), GS);
     expect(decided).toMatchObject({
       admitted: false,
-      id: 'x-1',
+      id: 'gs:x-1',
       rejection: { code: 'not-permitted' },
     });
     if (!decided.admitted) expect(decided.rejection.detail).toContain(type);
@@ -111,11 +113,11 @@ describe('GameResultAdmission (the intake decision)', () => {
   );
 
   it.each([
-    'period.closed',
-    'annulment-1',
-    'my:period.closed:x',
-    'Period.closed:x',
-    'game.finished',
+    'gs:period.closed',
+    'gs:annulment-1',
+    'gs:period.closed:x',
+    'gs:annulment:x',
+    'gs:game.finished',
   ])('Given an id %s that only looks like a reserved one, When sent, Then it is admitted', (id) => {
     expect(codeOf(bytes(game({ id })))).toBe('admitted');
   });
@@ -177,6 +179,71 @@ describe('GameResultAdmission (the intake decision)', () => {
     );
   });
 
+  describe('the producer (CONTRACT.md "Transport", Producers)', () => {
+    const gomoku = { name: 'gomoku-eu-1', ladders: ['igame-gomoku'] };
+    const decide = (event: Record<string, unknown>) => admission.admit(bytes(game(event)), gomoku);
+
+    it('Given a game of its ladder under its namespace, When the producer sends it, Then it is admitted', () => {
+      expect(decide({ id: 'gomoku-eu-1:g-20261129-000123' })).toMatchObject({
+        admitted: true,
+        ladder: 'igame-gomoku',
+      });
+    });
+
+    it.each([
+      ['another producer’s namespace', 'gomoku-eu-2:g-1'],
+      ['a namespace the name only begins', 'gomoku-eu-1x:g-1'],
+      ['no namespace', 'g-1'],
+      ['the name without its colon', 'gomoku-eu-1-g-1'],
+    ])(
+      'Given an id in %s, When sent, Then it is not-permitted and names the namespace',
+      (_, id) => {
+        const decided = decide({ id });
+        expect(decided).toMatchObject({
+          admitted: false,
+          id,
+          rejection: { code: 'not-permitted' },
+        });
+        if (!decided.admitted) expect(decided.rejection.detail).toContain('"gomoku-eu-1:"');
+      },
+    );
+
+    it.each(['qq-gomoku', 'chess-960'])(
+      'Given a game of the ladder %s, not the producer’s, When sent, Then it is not-permitted (known or not)',
+      (ladder) => {
+        const decided = decide({ id: 'gomoku-eu-1:g-1', ladder });
+        expect(decided).toMatchObject({ admitted: false, rejection: { code: 'not-permitted' } });
+        if (!decided.admitted) expect(decided.rejection.detail).toContain(ladder);
+      },
+    );
+
+    it('Given a reserved id, When sent by a producer, Then the reserved id speaks first', () => {
+      const decided = decide({ id: 'period.closed:igame-gomoku:daily:2026-12-04' });
+      expect(decided.admitted ? '' : decided.rejection.detail).toMatch(/reserved/);
+    });
+
+    it('Given a privileged type in the producer’s namespace, When sent, Then it is not-permitted for its type', () => {
+      const decided = admission.admit(
+        bytes({
+          id: 'gomoku-eu-1:p-1',
+          type: 'player.penalized',
+          ladder: 'igame-gomoku',
+          player: 'alice',
+          points: -5000,
+          reason: 'disconnects',
+          at: '2026-11-29T14:00:00+08:00',
+        }),
+        gomoku,
+      );
+      expect(decided.admitted ? '' : decided.rejection.detail).toMatch(/player\.penalized/);
+    });
+
+    it('Given a producer with no ladder, When it sends anything, Then it is not-permitted', () => {
+      const none = admission.admit(bytes(game({ id: 'idle:g-1' })), { name: 'idle', ladders: [] });
+      expect(none).toMatchObject({ admitted: false, rejection: { code: 'not-permitted' } });
+    });
+  });
+
   describe('the size limit, decided before decoding', () => {
     /** A game.finished padded to exactly `size` bytes through its gameId. */
     const ofSize = (size: number, pad: string): Buffer => {
@@ -195,10 +262,10 @@ describe('GameResultAdmission (the intake decision)', () => {
     ])(
       'Given %s values of 65,536 and 65,537 bytes, When sent, Then the first is read and the second is invalid-event with a null id',
       (_, pad) => {
-        const limit = admission.admit(ofSize(MAX_VALUE_BYTES, pad));
+        const limit = admission.admit(ofSize(MAX_VALUE_BYTES, pad), GS);
         // Read past the size check: the schema decides on what it holds (gameId is long).
         expect(limit.admitted ? 'admitted' : limit.rejection.detail).not.toMatch(/bytes/);
-        const over = admission.admit(ofSize(MAX_VALUE_BYTES + 1, pad));
+        const over = admission.admit(ofSize(MAX_VALUE_BYTES + 1, pad), GS);
         expect(over).toMatchObject({
           admitted: false,
           id: null,

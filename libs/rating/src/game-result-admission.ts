@@ -4,6 +4,8 @@ import {
   isReservedId,
   NOT_PERMITTED,
   parseEvent,
+  type Producer,
+  producerIdPrefix,
   reject,
   safeDetail,
 } from '@ranking/contracts';
@@ -22,11 +24,13 @@ const refused = (rejection: IntakeRejection, id: string | null): Admission => ({
 });
 
 /**
- * The intake's decision (CONTRACT.md "Transport"): a game server may send `game.finished`
- * alone, under an id that is not reserved for the system, and only what the fold would accept
- * for what it holds. Checked in the contract's order: size (before decoding), JSON, schema,
- * type, reserved id, ladder, then the rule set's checks of the game itself. Pure: the same
- * bytes and ladders give the same decision.
+ * The intake's decision (CONTRACT.md "Transport"): a game server, a named producer, may send
+ * `game.finished` alone, under an id that is neither reserved for the system nor outside its
+ * own namespace (`<producer>:`), for one of its own ladders, and only what the fold would
+ * accept for what it holds. Checked in the contract's order: size (before decoding), JSON,
+ * schema, type, reserved id, the producer's namespace, the producer's ladders, the ladder, then
+ * the rule set's checks of the game itself. Pure: the same bytes, producer and ladders give the
+ * same decision. Kafka and HTTP both decide through here, each naming the producer it knows.
  */
 export class GameResultAdmission {
   /** One fold a ladder, never evolved: it judges games by what they hold, not by history. */
@@ -34,7 +38,7 @@ export class GameResultAdmission {
 
   constructor(private readonly ladders: ReadonlyMap<string, LadderConfig>) {}
 
-  admit(value: Uint8Array | null): Admission {
+  admit(value: Uint8Array | null, producer: Producer): Admission {
     // parseEvent decides the size first, before decoding (CONTRACT.md "Transport", Size).
     const parsed = parseEvent(value);
     if (!parsed.ok) return refused(parsed.rejection, parsed.id);
@@ -47,6 +51,20 @@ export class GameResultAdmission {
     if (isReservedId(event.id))
       return refused(
         notPermitted(`the id "${event.id}" is reserved for the system and its operators`),
+        event.id,
+      );
+    if (!event.id.startsWith(producerIdPrefix(producer.name)))
+      return refused(
+        notPermitted(
+          `the producer ${producer.name} sends ids that begin with "${producerIdPrefix(producer.name)}", not "${event.id}"`,
+        ),
+        event.id,
+      );
+    if (!producer.ladders.includes(event.ladder))
+      return refused(
+        notPermitted(
+          `the producer ${producer.name} may write ${producer.ladders.join(', ') || 'no ladder'}, not ${event.ladder}`,
+        ),
         event.id,
       );
     const ladder = this.ladders.get(event.ladder);
