@@ -12,6 +12,7 @@ import {
   readTopics,
   revokeAcls,
   type ServiceProcess,
+  type TestProducer,
   topicEnds,
   waitFor,
 } from '@ranking/testing';
@@ -49,15 +50,24 @@ interface Report {
  * the SASL listener with the system's ACLs (ADR 31). A fault injected into the rating service's
  * event store (a trigger, as the poison-message test does) sets one game aside as
  * `unprocessable`; a game the intake set aside is on the dead-letter topic as the intake writes
- * them. Once the fault is removed, redrive sends each back the way it came and both end applied.
+ * them, naming the producer whose topic it came on. Once the fault is removed, redrive sends each back the way it came and both end applied.
  */
 describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
   const world = new RatingScenario(ladders);
   let rating: ServiceProcess;
   let intake: ServiceProcess;
+  /** The producer whose topic the intake's dead letter came on (ADR 39). */
+  let gs: TestProducer;
 
   const lines = [
-    ...generateEvents({ seed: 73, events: 400, closes: false, badShare: 0.02, days: 2 }),
+    ...generateEvents({
+      seed: 73,
+      events: 400,
+      closes: false,
+      badShare: 0.02,
+      days: 2,
+      idPrefix: 'gs:',
+    }),
   ];
   const games: string[] = [];
   for (const line of lines) {
@@ -96,7 +106,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
   const report = (run: Run) => JSON.parse(run.stdout) as Report;
   const ends = async () => ({
     ladderLog: [...(await topicEnds(world.kafka, world.topics.ladderEvents)).values()],
-    intake: [...(await topicEnds(world.kafka, world.topics.gameResults)).values()],
+    intake: [...(await topicEnds(world.kafka, gs.topic)).values()],
   });
   const marks = async () => {
     const [row] = await world.db.query<{ n: string }[]>(
@@ -109,7 +119,8 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
 
   beforeAll(async () => {
     await world.setUp();
-    await grantAcls(world.prefix);
+    gs = await world.addProducer('gs');
+    await grantAcls(world.prefix, [gs]);
     rating = world.service();
     intake = world.intake();
     // The fault: the event store refuses one game (deterministic, so it is set aside).
@@ -158,6 +169,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
             [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
             [DEAD_LETTER_HEADERS.detail]: 'TypeError: injected defect of the admission',
             [DEAD_LETTER_HEADERS.consumer]: 'intake-service',
+            [DEAD_LETTER_HEADERS.producer]: 'gs',
           },
         },
       ],
@@ -168,7 +180,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
   afterAll(async () => {
     await rating?.stop();
     await intake?.stop();
-    await revokeAcls(world.prefix);
+    await revokeAcls(world.prefix, [gs]);
     await world.tearDown();
   });
 
@@ -208,7 +220,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
         expect.objectContaining({
           eventId: viaIntake,
           rejectedBy: 'intake-service',
-          to: { topic: world.topics.gameResults, key: 'a-game-server-key' },
+          to: { topic: gs.topic, key: 'a-game-server-key' },
         }),
       ]),
     );
@@ -245,7 +257,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
         }),
         expect.objectContaining({
           eventId: viaIntake,
-          to: expect.objectContaining({ topic: world.topics.gameResults }),
+          to: expect.objectContaining({ topic: gs.topic }),
           outcome: expect.objectContaining({ status: 'applied' }),
         }),
       ]),
@@ -306,7 +318,7 @@ describe('ranking redrive (real Kafka and PostgreSQL, as ops)', () => {
       /rating service has passed the copy/,
     );
     await waitFor(() => world.drained(), { timeout: 60_000, what: 'the ladder log to drain' });
-    await waitFor(() => world.intakeDrained(), { timeout: 60_000, what: 'the intake to drain' });
+    await waitFor(() => world.intakeDrained(gs), { timeout: 60_000, what: 'the intake to drain' });
     await waitFor(() => world.drained(), { timeout: 60_000, what: 'the ladder log to drain' });
     expect(await world.storedEvents()).toBe(events);
     expect(await world.expectLiveSameAsLog()).toEqual(standings);

@@ -8,6 +8,8 @@ import {
   DEAD_LETTER_HEADERS,
   NOT_PERMITTED,
   parseEvent,
+  producerRejectionTopic,
+  producerTopic,
   readRatingChanges,
   REJECTION_CODES,
   TOPICS,
@@ -56,8 +58,15 @@ describe('asyncapi.yaml', () => {
   });
 
   it('Given its channels, Then they are exactly the topics of the code, each with an operation', () => {
+    // A producer's topics are the contract's names with its name (ADR 39).
     const addresses = Object.values(doc.channels).map((c) => c.address);
-    expect(addresses.sort()).toEqual(Object.values(TOPICS).sort());
+    expect(addresses.map((a) => a.replace(/\.\{producer\}$/, '')).sort()).toEqual(
+      Object.values(TOPICS).sort(),
+    );
+    expect(addresses.filter((a) => a.endsWith('.{producer}'))).toEqual([
+      producerTopic('{producer}'),
+      producerRejectionTopic('{producer}'),
+    ]);
     const operated = new Set(Object.values(doc.operations).map((o) => o.channel.$ref));
     for (const name of Object.keys(doc.channels)) expect(operated).toContain(`#/channels/${name}`);
   });
@@ -78,10 +87,11 @@ describe('asyncapi.yaml', () => {
     expect(Object.keys(message('deadLetter').headers!.properties).sort()).toEqual(
       Object.values(DEAD_LETTER_HEADERS).sort(),
     );
-    // A rejection has all of a dead letter's headers but who set it aside (always the intake).
+    // A rejection has all of a dead letter's headers but who set it aside (always the intake)
+    // and whose it is (the topic's producer).
     expect(Object.keys(message('rejectedGameResult').headers!.properties).sort()).toEqual(
       Object.values(DEAD_LETTER_HEADERS)
-        .filter((h) => h !== DEAD_LETTER_HEADERS.consumer)
+        .filter((h) => h !== DEAD_LETTER_HEADERS.consumer && h !== DEAD_LETTER_HEADERS.producer)
         .sort(),
     );
   });
@@ -100,7 +110,8 @@ describe('asyncapi.yaml', () => {
   it('Given the intake’s rejection example, Then the intake turns that value away with those very headers', () => {
     const admission = new GameResultAdmission(new Map(BUILT_IN_LADDERS.map((l) => [l.id, l])));
     for (const example of message('rejectedGameResult').examples) {
-      expect(admission.admit(bytes(example.payload))).toMatchObject({
+      const producer = { name: 'gomoku-eu-1', ladders: ['igame-gomoku'] };
+      expect(admission.admit(bytes(example.payload), producer)).toMatchObject({
         admitted: false,
         rejection: {
           code: example.headers![DEAD_LETTER_HEADERS.reason],

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { Environment, loadEnvironment, OPTIONAL_VARIABLES } from '@ranking/config';
-import { PRINCIPALS, type Principal } from '@ranking/kafka';
+import { PRINCIPALS, type Principal, producerPrincipal } from '@ranking/kafka';
+import { SIMULATOR_PRODUCER } from '../../apps/cli/src/simulator-producer.js';
 import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from '@ranking/operations';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
@@ -70,13 +71,13 @@ const SERVICE_PRINCIPALS: Readonly<Record<ServiceName, Principal>> = {
 
 /**
  * The Kafka principal a workload of this role runs as, the one whose ACLs fit its job: setup the
- * super user (the only principal that creates topics and writes ACLs), the simulator its own,
- * any other command the operators'.
+ * super user (the only principal that creates topics and writes ACLs), the simulator the
+ * producer it is (ADR 39), any other command the operators'.
  */
-export function principalOf(role: Role): Principal {
+export function principalOf(role: Role): string {
   if (role.kind === 'service') return SERVICE_PRINCIPALS[role.service];
   if (role.command === 'setup') return PRINCIPALS.admin;
-  if (role.command === 'simulate') return PRINCIPALS.simulator;
+  if (role.command === 'simulate') return producerPrincipal(SIMULATOR_PRODUCER);
   return PRINCIPALS.ops;
 }
 

@@ -17,10 +17,16 @@ export const seeded = (seed: number) => () => {
 const ladderOf = (line: string) => /"ladder":"([^"]+)"/.exec(line)?.[1] ?? null;
 
 /**
- * What a buggy or compromised game server might add to an honest stream: every privileged
- * type, and games under the system's reserved ids (a copy of an honest game each).
+ * What a buggy or compromised game server (the producer `producer`) might add to an honest
+ * stream: every privileged type, games under the system's reserved ids and games under another
+ * producer's namespace (a copy of an honest game each).
  */
-export function hostileEvents(honest: readonly string[], n: number, next: () => number): string[] {
+export function hostileEvents(
+  honest: readonly string[],
+  n: number,
+  next: () => number,
+  producer: string,
+): string[] {
   const games = honest.filter((l) => {
     try {
       const e = JSON.parse(l) as { type?: unknown; players?: unknown; gameId?: unknown };
@@ -42,7 +48,7 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
     const player = game.players[0]!.id;
     const kinds = [
       {
-        id: `gs-pen-${i}`,
+        id: `${producer}:pen-${i}`,
         type: 'player.penalized',
         ladder,
         player,
@@ -51,7 +57,7 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
         at,
       },
       {
-        id: `gs-cor-${i}`,
+        id: `${producer}:cor-${i}`,
         type: 'game.corrected',
         ladder,
         gameId: game.gameId,
@@ -60,7 +66,7 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
         note: 'x',
       },
       {
-        id: `gs-ann-${i}`,
+        id: `${producer}:ann-${i}`,
         type: 'player.annulled',
         ladder,
         player,
@@ -69,7 +75,7 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
         note: 'x',
       },
       {
-        id: `gs-close-${i}`,
+        id: `${producer}:close-${i}`,
         type: 'period.closed',
         ladder,
         period: 'daily',
@@ -80,6 +86,7 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
       { ...game, id: `period.closed:${ladder}:weekly:2099-W01`, gameId: `${game.gameId}-r${i}` },
       { ...game, id: `player.penalized:${ladder}:${player}:${i}`, gameId: `${game.gameId}-p${i}` },
       { ...game, id: `annulment:${ladder}:${i}`, gameId: `${game.gameId}-a${i}` },
+      { ...game, id: `${producer}x:g-${i}`, gameId: `${game.gameId}-n${i}` },
     ];
     out.push(JSON.stringify(kinds[i % kinds.length]));
   }
@@ -87,18 +94,29 @@ export function hostileEvents(honest: readonly string[], n: number, next: () => 
 }
 
 /**
- * A game servers' stream of `events` games (2% bad, as the generator makes them) with `hostile`
- * privileged events and reserved ids woven in at seeded places. Honest games are keyed by their
- * ladder, the rest by whatever a game server might use (a random key, or none).
+ * A game server's stream of `events` games (2% bad, as the generator makes them) in the
+ * producer's namespace, with `hostile` privileged events, reserved ids and another namespace's
+ * ids woven in at seeded places. Honest games are keyed by their ladder, the rest by whatever a
+ * game server might use (a random key, or none).
  */
 export function gameServerStream(
   seed: number,
   events: number,
   hostile: number,
+  producer: string,
 ): { messages: ResultMessage[]; hostile: ReadonlySet<string> } {
   const next = seeded(seed);
-  const honest = [...generateEvents({ seed, events, closes: false, badShare: 0.02, days: 5 })];
-  const bad = hostileEvents(honest, hostile, next);
+  const honest = [
+    ...generateEvents({
+      seed,
+      events,
+      closes: false,
+      badShare: 0.02,
+      days: 5,
+      idPrefix: `${producer}:`,
+    }),
+  ];
+  const bad = hostileEvents(honest, hostile, next, producer);
   const out: ResultMessage[] = honest.map((value) => ({ key: ladderOf(value), value }));
   for (const value of bad) {
     const at = Math.floor(next() * (out.length + 1));

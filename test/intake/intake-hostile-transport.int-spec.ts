@@ -7,16 +7,18 @@ import {
   grantAcls,
   largestValueBytes,
   principalEnv,
-  principalKafka,
+  producerConnection,
   RatingScenario,
   readTopics,
   revokeAcls,
   type ServiceProcess,
   sizedValue,
+  type TestProducer,
   testKafka,
   type TopicMessage,
   waitFor,
 } from '@ranking/testing';
+import { kafkaClient } from '@ranking/kafka';
 import kafkajs, { type Kafka } from 'kafkajs';
 
 const { AclOperationTypes } = kafkajs;
@@ -41,13 +43,13 @@ async function publishEach(kafka: Kafka, topic: string, messages: readonly Sent[
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** A valid game at a random key. */
-const validGame = (id: string): Sent => ({
+const validGameOf = (id: string): Sent => ({
   key: randomBytes(6).toString('hex'),
   value: Buffer.from(JSON.stringify(gameResult(id, { gameId: `g-${id}` }))),
 });
 
 /** A game padded to exactly `bytes` (an oversized one is refused before it is parsed). */
-const bigGame = (id: string, key: string | null, bytes: number): Sent => ({
+const bigGameOf = (id: string, key: string | null, bytes: number): Sent => ({
   key,
   value: Buffer.from(sizedValue(gameResult(id), bytes, 'ascii')),
 });
@@ -108,26 +110,34 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
   // A world a test: its own topics, group and ACLs (and database, which the intake does not use).
   let world: RatingScenario;
   let intake: ServiceProcess;
+  /** The game server of the test: a producer of its own, publishing as its own principal. */
+  let gs: TestProducer;
+  let gameServer: Kafka;
   beforeEach(async () => {
     world = new RatingScenario(ladders);
-    intake = world.intake(principalEnv(PRINCIPALS.intake));
     await world.setUp();
-    await grantAcls(world.prefix);
+    gs = await world.addProducer();
+    intake = world.intake(principalEnv(PRINCIPALS.intake));
+    await grantAcls(world.prefix, [gs]);
+    gameServer = kafkaClient(await producerConnection(gs.name), `test-${gs.name}`);
   });
   afterEach(async () => {
     await intake.stop();
-    await revokeAcls(world.prefix);
+    await revokeAcls(world.prefix, [gs]);
     await world.tearDown();
   });
+  /** A valid game of the producer at a random key. */
+  const validGame = (id: string) => validGameOf(`${gs.name}:${id}`);
+  const bigGame = (id: string, key: string | null, bytes: number) =>
+    bigGameOf(`${gs.name}:${id}`, key, bytes);
+  const idOf = (m: { value: Buffer | null }) =>
+    (JSON.parse(m.value!.toString()).id as string).slice(gs.name.length + 1);
 
   const readBack = async () => {
-    const read = await readTopics(testKafka(), [
-      world.topics.ladderEvents,
-      world.topics.gameResultsRejected,
-    ]);
+    const read = await readTopics(testKafka(), [world.topics.ladderEvents, gs.rejections]);
     return {
       logged: [...read.get(world.topics.ladderEvents)!.values()].flat(),
-      rejections: [...read.get(world.topics.gameResultsRejected)!.values()].flat(),
+      rejections: [...read.get(gs.rejections)!.values()].flat(),
     };
   };
 
@@ -145,22 +155,22 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
     const games = Array.from({ length: 30 }, (_, i) => validGame(`stall-valid-${i}`));
     let red: string[] = [];
     try {
-      await publishEach(principalKafka(PRINCIPALS.gameServer), world.topics.gameResults, [
+      await publishEach(gameServer, gs.topic, [
         ...big,
         ...games,
       ]);
       await waitFor(
         async () => {
           const { logged, rejections } = await readBack();
-          const ids = new Set(logged.map((m) => JSON.parse(m.value!.toString()).id as string));
+          const ids = new Set(logged.map(idOf));
           return (
-            games.every((g) => ids.has(JSON.parse(g.value!.toString()).id)) &&
+            games.every((g) => ids.has(idOf(g))) &&
             big.every((b) => rejectionsOf(rejections, b).length > 0)
           );
         },
         { timeout: 90_000, interval: 1000, what: 'the 30 games logged and the 5 rejections' },
       );
-      await waitFor(() => world.intakeDrained(), {
+      await waitFor(() => world.intakeDrained(gs), {
         timeout: 60_000,
         interval: 250,
         what: 'the intake to commit',
@@ -204,21 +214,21 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
       { ...validGame('long-key-valid'), key: longKey },
     ];
     // Published before the intake starts, so they all meet in its first fetches.
-    await publishEach(principalKafka(PRINCIPALS.gameServer), world.topics.gameResults, [
+    await publishEach(gameServer, gs.topic, [
       ...refused.slice(0, 3),
       ...games.slice(0, 20),
       ...refused.slice(3),
       ...games.slice(20),
     ]);
     intake.start();
-    await waitFor(() => world.intakeDrained(), {
+    await waitFor(() => world.intakeDrained(gs), {
       timeout: 120_000,
       interval: 500,
       what: 'the intake to take every message',
     });
     const { logged, rejections } = await readBack();
-    const ids = logged.map((m) => JSON.parse(m.value!.toString()).id as string).sort();
-    expect(ids).toEqual(games.map((g) => JSON.parse(g.value!.toString()).id as string).sort());
+    const ids = logged.map(idOf).sort();
+    expect(ids).toEqual(games.map(idOf).sort());
     for (const r of refused)
       expect([r.key?.slice(0, 20), rejectionsOf(rejections, r).length]).toEqual([
         r.key?.slice(0, 20),
@@ -233,10 +243,11 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
   }, 240_000);
 
   it("given the intake's WRITE on the rejection topic revoked, then readiness fails with one line naming the topic and the grant, and once the grant is back the rejection arrives and readiness recovers", async () => {
-    const [write] = rankingAcls(world.prefix).filter(
+    // The intake writes every producer's rejections through one prefixed grant.
+    const [write] = rankingAcls(world.prefix, [gs]).filter(
       (a) =>
         a.principal === `User:${PRINCIPALS.intake}` &&
-        a.resourceName === world.topics.gameResultsRejected &&
+        gs.rejections.startsWith(a.resourceName) &&
         a.operation === AclOperationTypes.WRITE,
     );
     expect(write).toBeDefined();
@@ -249,7 +260,7 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
     }
     const bad: Sent = { key: 'grant-probe', value: Buffer.from('{"not":"an event"}') };
     const game = validGame('grant-valid');
-    await publishEach(principalKafka(PRINCIPALS.gameServer), world.topics.gameResults, [bad, game]);
+    await publishEach(gameServer, gs.topic, [bad, game]);
     intake.start();
     const problem = await waitFor(
       async () => {
@@ -258,13 +269,13 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
         const body = (await res.json()) as { error?: Record<string, { message?: string }> };
         const message = Object.values(body.error ?? {})
           .map((c) => c.message ?? '')
-          .find((m) => m.includes(world.topics.gameResultsRejected));
+          .find((m) => m.includes(gs.rejections));
         return message ?? false;
       },
       { timeout: 90_000, interval: 500, what: 'readiness to name the missing grant' },
     );
     expect(problem).not.toContain('\n');
-    expect(problem).toContain(world.topics.gameResultsRejected);
+    expect(problem).toContain(gs.rejections);
     expect(problem).toMatch(/\bWRITE\b/);
     expect(problem).toMatch(/TOPIC_AUTHORIZATION_FAILED/);
 
@@ -274,14 +285,13 @@ describe('intake: hostile transport (real Kafka, SASL, ACLs)', () => {
       interval: 250,
       what: 'three slow retries',
     });
-    await grantAcls(world.prefix);
+    await grantAcls(world.prefix, [gs]);
     await waitFor(async () => rejectionsOf((await readBack()).rejections, bad).length === 1, {
       timeout: 120_000,
       interval: 1000,
       what: 'the rejection once the grant is back',
     });
     await waitFor(() => ready(intake), { timeout: 90_000, interval: 500, what: 'readiness back' });
-    const ids = (await readBack()).logged.map((m) => JSON.parse(m.value!.toString()).id as string);
-    expect(ids).toEqual(['grant-valid']);
+    expect((await readBack()).logged.map(idOf)).toEqual(['grant-valid']);
   }, 300_000);
 });

@@ -6,14 +6,17 @@ import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { loadEnvironment } from '@ranking/config';
 import {
-  consumerGroups,
+  intakeGroup,
   kafkaClient,
   kafkaConnection,
   type KafkaConnection,
   PRINCIPALS,
   type Principal,
+  producerPrincipal,
+  producerTopicNames,
   topicNames,
 } from '@ranking/kafka';
+import { deleteScramUser } from '@ranking/kafka';
 import {
   createTestDatabase,
   jsonLines,
@@ -70,6 +73,15 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
   const tlsFile = (name: string) => join(TEST_ENV.kafkaTlsDir, name);
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let setup: { stderr: string };
+  /** A producer `ranking producer add` made over TLS, and what it printed. */
+  const producer = uniqueName('tls').toLowerCase();
+  const producerTopics = producerTopicNames(producer, prefix);
+  let added: {
+    producer: string;
+    ladders: string[];
+    kafka: { username: string; password: string; topic: string; rejections: string };
+    token: string;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -83,6 +95,21 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
         LOG_LEVEL: 'info',
       },
     });
+    const asAdmin = {
+      env: {
+        ...process.env,
+        ...principalTlsEnv(PRINCIPALS.admin),
+        DATABASE_URL: database.url,
+        KAFKA_TOPIC_PREFIX: prefix,
+      },
+    };
+    // A game server as a producer, made by the CLI as the admin over TLS (ADR 39).
+    const made = await run(
+      process.execPath,
+      ['bin/ranking.js', 'producer', 'add', producer, '--ladders', 'igame-gomoku'],
+      asAdmin,
+    );
+    added = JSON.parse(made.stdout) as typeof added;
     // A CA that did not sign the broker's certificate; a client certificate that no CA signed.
     writeFileSync(file('other-ca.pem'), rootCertificates[0]!);
     execFileSync(
@@ -101,11 +128,16 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
-      await admin.deleteTopics({ topics: Object.values(topics).filter((t) => existing.has(t)) });
+      await admin.deleteTopics({
+        topics: [...Object.values(topics), ...Object.values(producerTopics)].filter((t) =>
+          existing.has(t),
+        ),
+      });
     } finally {
       await admin.disconnect();
     }
-    await revokeAcls(prefix);
+    await revokeAcls(prefix, [{ name: producer }]);
+    await deleteScramUser(testKafka(), producerPrincipal(producer));
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -120,27 +152,49 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
     );
   });
 
-  it('with the CA, game-server produces to the intake and the intake service consumes it over TLS', async () => {
-    const producer = kafkaClient(connectionOf(PRINCIPALS.gameServer), 'test-tls-game').producer();
+  it('`ranking producer add` printed the producer once: its user, password, topics and token', () => {
+    expect(added).toEqual({
+      producer,
+      ladders: ['igame-gomoku'],
+      kafka: {
+        username: producerPrincipal(producer),
+        password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+        topic: producerTopics.intake,
+        rejections: producerTopics.rejections,
+      },
+      token: expect.stringMatching(/^rk_[0-9a-f]{12}_/),
+    });
+  });
+
+  it('with the CA, the producer writes its topic as its own user and the intake service consumes it over TLS', async () => {
+    const connection: KafkaConnection = {
+      ...connectionOf(PRINCIPALS.ops),
+      sasl: {
+        mechanism: 'scram-sha-512',
+        username: added.kafka.username,
+        password: added.kafka.password,
+      },
+    };
+    const sender = kafkaClient(connection, 'test-tls-game').producer();
     const value = `{"over":"tls","id":"${uniqueName('m')}"}`;
-    await producer.connect();
+    await sender.connect();
     try {
-      const [sent] = await producer.send({
-        topic: topics.gameResults,
+      const [sent] = await sender.send({
+        topic: added.kafka.topic,
         messages: [{ key: 'igame-gomoku', value }],
       });
       expect(sent!.errorCode).toBe(0);
     } finally {
-      await producer.disconnect();
+      await sender.disconnect();
     }
 
     const consumer = kafkaClient(connectionOf(PRINCIPALS.intake), 'test-tls-intake').consumer({
-      groupId: consumerGroups(prefix).intake,
+      groupId: intakeGroup(producer, prefix),
     });
     const received: string[] = [];
     await consumer.connect();
     try {
-      await consumer.subscribe({ topics: [topics.gameResults], fromBeginning: true });
+      await consumer.subscribe({ topics: [added.kafka.topic], fromBeginning: true });
       await consumer.run({
         eachMessage: ({ message }) => {
           received.push(message.value?.toString() ?? '');

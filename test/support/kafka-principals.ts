@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import {
   deleteAcls,
   ensureAcls,
   kafkaClient,
   type KafkaConnection,
   type Principal,
+  type ProducerGrant,
+  producerPrincipal,
   rankingAcls,
+  upsertScramUser,
 } from '@ranking/kafka';
 import { TEST_ENV } from './environment.js';
 import { testKafka } from './kafka.js';
@@ -60,27 +64,59 @@ export const principalTlsEnv = (principal: Principal | 'admin'): Record<string, 
 export const principalKafka = (principal: Principal | 'admin', clientId = `test-${principal}`) =>
   kafkaClient(principalConnection(principal), clientId);
 
-/** The ACLs of a test's topics and groups. */
-const prefixAcls = (prefix: string) => rankingAcls(prefix);
+/** The connection as `principal` on the SASL_SSL listener, trusting the local CA. */
+export const principalTlsConnection = (principal: Principal | 'admin'): KafkaConnection => ({
+  brokers: TEST_ENV.kafkaSslBrokers,
+  tls: { ca: readFileSync(join(TEST_ENV.kafkaTlsDir, 'ca.pem'), 'utf8') },
+  sasl: principalConnection(principal).sasl!,
+});
 
-/** Writes the system's ACLs for `prefix`, as `ranking setup` does for production's. */
-export async function grantAcls(prefix: string): Promise<void> {
+/**
+ * A producer's Kafka user (ADR 39), made with a new password as `ranking producer add` makes it,
+ * and the connection as it on the SASL listener (`tls`: the SASL_SSL one). Producers' users are
+ * the broker's, not a prefix's: a test's producer names are its own.
+ */
+export async function producerConnection(
+  producer: string,
+  options: { readonly tls?: boolean } = {},
+): Promise<KafkaConnection> {
+  const password = randomBytes(18).toString('base64url');
+  const username = producerPrincipal(producer);
+  await upsertScramUser(testKafka(), username, password);
+  const sasl = { mechanism: 'scram-sha-512' as const, username, password };
+  return options.tls
+    ? { ...principalTlsConnection('admin'), sasl }
+    : { brokers: TEST_ENV.kafkaSaslBrokers, sasl };
+}
+
+/** The ACLs of a test's topics and groups, and of its producers. */
+const prefixAcls = (prefix: string, producers: readonly ProducerGrant[]) =>
+  rankingAcls(prefix, producers);
+
+/** Writes the system's ACLs for `prefix` and `producers`, as `ranking setup` does for production's. */
+export async function grantAcls(
+  prefix: string,
+  producers: readonly ProducerGrant[] = [],
+): Promise<void> {
   const admin = testKafka().admin();
   await admin.connect();
   try {
-    if (!(await ensureAcls(admin, prefixAcls(prefix), prefix)).authorizer)
+    if (!(await ensureAcls(admin, prefixAcls(prefix, producers), prefix)).authorizer)
       throw new Error('the broker has no authorizer: start it with deploy/kafka/kafka.sh');
   } finally {
     await admin.disconnect();
   }
 }
 
-/** Removes the ACLs `grantAcls(prefix)` wrote. */
-export async function revokeAcls(prefix: string): Promise<void> {
+/** Removes the ACLs `grantAcls(prefix, producers)` wrote. */
+export async function revokeAcls(
+  prefix: string,
+  producers: readonly ProducerGrant[] = [],
+): Promise<void> {
   const admin = testKafka().admin();
   await admin.connect();
   try {
-    await deleteAcls(admin, prefixAcls(prefix));
+    await deleteAcls(admin, prefixAcls(prefix, producers));
   } finally {
     await admin.disconnect();
   }

@@ -1,7 +1,20 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { topicLayout, topicNames } from '@ranking/kafka';
-import { createDataSource, exportLog, exportStandings, type Sql } from '@ranking/persistence';
+import type { Producer } from '@ranking/contracts';
+import {
+  intakeGroup,
+  producerTopicLayout,
+  producerTopicNames,
+  topicLayout,
+  topicNames,
+} from '@ranking/kafka';
+import {
+  createDataSource,
+  exportLog,
+  exportStandings,
+  ProducerRepository,
+  type Sql,
+} from '@ranking/persistence';
 import { type LadderConfig, ReplayEngine } from '@ranking/rating';
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
@@ -18,9 +31,17 @@ const run = promisify(execFile);
  * helpers to produce a stream, run service processes, and check the result against the
  * offline replay.
  */
+/** A producer of a test world, with its topics. */
+export interface TestProducer extends Producer {
+  readonly topic: string;
+  readonly rejections: string;
+}
+
 export class RatingScenario {
   readonly prefix = `${uniqueName('t')}.`;
   readonly topics = topicNames(this.prefix);
+  /** The producers this world added (their topics go with it). */
+  readonly producers: TestProducer[] = [];
   readonly kafka = testKafka();
   private database!: TestDatabase;
   db!: DataSource;
@@ -68,8 +89,41 @@ export class RatingScenario {
     await this.database.drop();
     const admin = this.kafka.admin();
     await admin.connect();
-    await admin.deleteTopics({ topics: Object.values(this.topics) });
+    await admin.deleteTopics({
+      topics: [
+        ...Object.values(this.topics),
+        ...this.producers.flatMap((p) => [p.topic, p.rejections]),
+      ],
+    });
     await admin.disconnect();
+  }
+
+  /**
+   * A producer (ADR 39) in this world: in its registry, with its two topics (created as the
+   * broker's local super user; `ranking producer add` also makes its Kafka user and grants).
+   * Of every ladder unless `ladders` says; again, it sets the producer's ladders.
+   */
+  async addProducer(
+    name = `gs-${uniqueName('p').slice(-8).toLowerCase()}`,
+    ladders: readonly string[] = [...this.ladders.keys()],
+  ): Promise<TestProducer> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        topics: producerTopicLayout(name, this.prefix),
+        waitForLeaders: true,
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    await new ProducerRepository(this.sql).upsert(name, ladders);
+    const topics = producerTopicNames(name, this.prefix);
+    const producer = { name, ladders, topic: topics.intake, rejections: topics.rejections };
+    const known = this.producers.findIndex((p) => p.name === name);
+    if (known >= 0) this.producers.splice(known, 1, producer);
+    else this.producers.push(producer);
+    return producer;
   }
 
   /** The built rating service on this world's database and topics; `env`: extra variables. */
@@ -81,44 +135,47 @@ export class RatingScenario {
     });
   }
 
-  /** The built intake service on this world's topics; `env`: extra variables. */
+  /**
+   * The built intake service on this world's topics and producers (read every 500 ms); `env`:
+   * extra variables.
+   */
   intake(env: Record<string, string> = {}): ServiceProcess {
     return new ServiceProcess('dist/apps/intake-service/src/main.js', {
+      DATABASE_URL: this.database.url,
       KAFKA_TOPIC_PREFIX: this.prefix,
+      INTAKE_PRODUCERS_REFRESH_MS: '500',
       ...env,
     });
   }
 
   /**
-   * Publishes to the intake as game servers do: each value with its key (the ladder's, a
-   * random one, or none), in order, idempotently (see `produce`).
+   * Publishes to a producer's intake topic as its game server does: each value with its key
+   * (the ladder's, a random one, or none), in order, idempotently (see `produce`).
    */
   async publishResults(
+    producer: TestProducer,
     messages: readonly { key: string | null; value: string | Buffer }[],
     kafka: Kafka = this.kafka,
   ): Promise<void> {
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
+    const sender = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await sender.connect();
     try {
       for (let i = 0; i < messages.length; i += 500)
-        await producer.send({
-          topic: this.topics.gameResults,
-          messages: messages.slice(i, i + 500),
-        });
+        await sender.send({ topic: producer.topic, messages: messages.slice(i, i + 500) });
     } finally {
-      await producer.disconnect();
+      await sender.disconnect();
     }
   }
 
-  /** The intake has committed every message of its topic. */
-  async intakeDrained(): Promise<boolean> {
+  /** The intake has committed every message of the producer's topic. */
+  async intakeDrained(producer: TestProducer): Promise<boolean> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const ends = await admin.fetchTopicOffsets(this.topics.gameResults);
+      const ends = await admin.fetchTopicOffsets(producer.topic);
       const [committed] = await admin.fetchOffsets({
-        groupId: `${this.prefix}intake-service`,
-        topics: [this.topics.gameResults],
+        groupId: intakeGroup(producer.name, this.prefix),
+        topics: [producer.topic],
       });
       const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       return ends.every((e) => Number(e.high) === 0 || at.get(e.partition) === Number(e.high));

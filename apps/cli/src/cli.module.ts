@@ -4,6 +4,12 @@ import { CorrectCommand } from './commands/correct.command.js';
 import { ExportCommand } from './commands/export.command.js';
 import { GenerateCommand } from './commands/generate.command.js';
 import { IntegrityCommand } from './commands/integrity.command.js';
+import {
+  ProducerAddCommand,
+  ProducerCommand,
+  ProducerListCommand,
+  ProducerRemoveCommand,
+} from './commands/producer.command.js';
 import { RedriveCommand } from './commands/redrive.command.js';
 import { RebuildCommand } from './commands/rebuild.command.js';
 import { RebuildCountersCommand } from './commands/rebuild-counters.command.js';
@@ -36,6 +42,10 @@ import {
     TokenRevokeCommand,
     TokenListCommand,
     IntegrityCommand,
+    ProducerCommand,
+    ProducerAddCommand,
+    ProducerListCommand,
+    ProducerRemoveCommand,
   ],
 })
 export class CliModule {}

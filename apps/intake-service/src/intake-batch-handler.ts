@@ -1,4 +1,4 @@
-import { DEAD_LETTER_HEADERS, safeDetail, UNPROCESSABLE } from '@ranking/contracts';
+import { DEAD_LETTER_HEADERS, type Producer, safeDetail, UNPROCESSABLE } from '@ranking/contracts';
 import {
   type BatchHandler,
   type ConsumedMessage,
@@ -11,15 +11,16 @@ import {
   sendSized,
 } from '@ranking/kafka';
 import type { GameResultAdmission } from '@ranking/rating';
-import type { Message, Producer } from 'kafkajs';
+import type { Message, Producer as KafkaProducer } from 'kafkajs';
 
 /** Who set a message aside, in the dead letter's `x-rejected-by`. */
 export const INTAKE_CONSUMER = 'intake-service';
 
-/** The topics the intake writes. */
+/** The topics the intake writes for one producer. */
 export interface IntakeTopics {
   readonly ladderEvents: string;
-  readonly gameResultsRejected: string;
+  /** The producer's own rejections (ADR 39): no other producer reads them. */
+  readonly rejections: string;
   readonly deadLetter: string;
 }
 
@@ -37,9 +38,13 @@ export interface RoutedBatch {
   readonly sources: ReadonlyMap<Message, string>;
 }
 
-/** Decides every message of a batch (pure: the admission reads nothing but the message). */
+/**
+ * Decides every message of a batch of the producer's topic (pure: the admission reads nothing
+ * but the message and the producer, whose topic it came on).
+ */
 export function routeBatch(
   admission: GameResultAdmission,
+  producer: Producer,
   messages: readonly ConsumedMessage[],
 ): RoutedBatch {
   const admitted: Message[] = [];
@@ -47,7 +52,7 @@ export function routeBatch(
   const outcomes = new OutcomeTally();
   const sources = new Map<Message, string>();
   for (const m of messages) {
-    const decided = admission.admit(m.value);
+    const decided = admission.admit(m.value, producer);
     let out: Message;
     if (decided.admitted) {
       admitted.push((out = { key: decided.ladder, value: m.value }));
@@ -77,9 +82,11 @@ export function routeBatch(
  * deterministically, and that message is dead-lettered as `unprocessable` too.
  */
 export function intakeBatchHandler(
-  producer: Producer,
+  sender: KafkaProducer,
   admission: GameResultAdmission,
   topics: IntakeTopics,
+  /** The producer as the registry says now: its ladders may change while it runs. */
+  producer: () => Producer,
 ): BatchHandler<void> {
   /**
    * Messages whose output the broker acknowledged in an attempt that then failed (the ladder log
@@ -92,24 +99,25 @@ export function intakeBatchHandler(
     transaction: (work) => work(undefined),
     checkpoints: KAFKA_COMMITTED_OFFSETS,
     apply: async (_tx, messages) => {
-      const { admitted, rejected, outcomes, sources } = routeBatch(admission, messages);
+      const { admitted, rejected, outcomes, sources } = routeBatch(admission, producer(), messages);
       const unsent = (list: Message[]) => list.filter((m) => !acknowledged.has(sources.get(m)!));
       const sent = (run: readonly Message[]) => {
         for (const m of run) acknowledged.add(sources.get(m)!);
       };
-      await sendSized(producer, topics.ladderEvents, unsent(admitted), sent);
-      await sendSized(producer, topics.gameResultsRejected, unsent(rejected), sent);
+      await sendSized(sender, topics.ladderEvents, unsent(admitted), sent);
+      await sendSized(sender, topics.rejections, unsent(rejected), sent);
       for (const m of messages) acknowledged.delete(messagePlace(m));
       // Partitions lost while failing leave theirs: bounded, never more than a few batches.
       if (acknowledged.size > 100_000) acknowledged.clear();
       return outcomes.list();
     },
     quarantine: async (_tx, message, error) => {
-      await sendSized(producer, topics.deadLetter, [
+      await sendSized(sender, topics.deadLetter, [
         rejectionCopy(message.key, message.value, {
           [DEAD_LETTER_HEADERS.reason]: UNPROCESSABLE,
           [DEAD_LETTER_HEADERS.detail]: safeDetail(errorMessage(error)),
           [DEAD_LETTER_HEADERS.consumer]: INTAKE_CONSUMER,
+          [DEAD_LETTER_HEADERS.producer]: producer().name,
         }),
       ]);
     },

@@ -74,8 +74,9 @@ export class InfrastructureModule {
             'leaderboard-service',
             env.KAFKA_TOPIC_PREFIX,
             env.LOG_LEVEL,
-            // Reads what moved; writes the game servers' HTTP submissions to the intake (ADR 34).
-            ['ratingChanges', 'gameResults'],
+            // Reads what moved. It also writes producers' HTTP submissions to their intake topics
+            // (ADR 34, 39), which `ranking producer add` creates.
+            ['ratingChanges'],
           );
         },
       },

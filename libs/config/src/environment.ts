@@ -366,6 +366,16 @@ export class Environment {
   @Max(300_000, { message: 'must be a whole number of milliseconds (6000-300000)' })
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
+  /**
+   * How often the intake reads the producers (ADR 39): a producer added, changed or removed is
+   * consumed, judged by its new ladders or left alone within this long.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (200-300000)' })
+  @Min(200, { message: 'must be a whole number of milliseconds (200-300000)' })
+  @Max(300_000, { message: 'must be a whole number of milliseconds (200-300000)' })
+  INTAKE_PRODUCERS_REFRESH_MS = 5_000;
+
   /** Prefix for topic and consumer-group names (isolates test runs on a shared broker). */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,100}$/, {

@@ -41,6 +41,11 @@ export interface GeneratorOptions {
    * share. 0 by default: coin flips, the stream as it was before strengths existed.
    */
   readonly strengthSpread?: number;
+  /**
+   * What every generated id begins with: a producer's namespace (`simulator:`) for games sent
+   * through the intake (ADR 39). Empty by default: the stream as it was.
+   */
+  readonly idPrefix?: string;
 }
 
 /** How often each rule set's ladder gets a game, relative to the others. */
@@ -120,7 +125,8 @@ export function* generateEvents(options: GeneratorOptions): Generator<string> {
   let lastGood = '';
   let emitted = 0;
   let serial = 0;
-  const nextId = () => `${options.seed.toString(36)}-${(serial++).toString(36)}`;
+  const nextId = () =>
+    `${options.idPrefix ?? ''}${options.seed.toString(36)}-${(serial++).toString(36)}`;
 
   while (emitted < total) {
     const at = start + Math.floor((emitted / total) * span) + rnd.int(0, 59) * 1000;

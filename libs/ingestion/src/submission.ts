@@ -31,7 +31,12 @@ export interface RejectedEvent {
 
 /** What becomes of a request: all of it is sent, or none of it. */
 export type SubmissionDecision =
-  | { readonly kind: 'accepted'; readonly events: readonly SubmittedEvent[] }
+  | {
+      readonly kind: 'accepted';
+      /** The producer they are sent as: its topic, its receipts. */
+      readonly producer: string;
+      readonly events: readonly SubmittedEvent[];
+    }
   | { readonly kind: 'empty' }
   | { readonly kind: 'too-many'; readonly count: number }
   /** Events of ladders the token may not use: the request is refused whatever they hold. */
@@ -40,6 +45,8 @@ export type SubmissionDecision =
   | { readonly kind: 'no-producer' }
   | {
       readonly kind: 'rejected';
+      /** Whose namespace the refused events' receipts may be recorded in. */
+      readonly producer: string;
       readonly rejected: readonly RejectedEvent[];
       readonly count: number;
     };
@@ -95,6 +102,6 @@ export function decideSubmission(
     ids.add(id);
   });
   return rejected.length > 0
-    ? { kind: 'rejected', rejected, count: elements.length }
-    : { kind: 'accepted', events };
+    ? { kind: 'rejected', producer: producer.name, rejected, count: elements.length }
+    : { kind: 'accepted', producer: producer.name, events };
 }

@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs';
 import type { AclEntry } from 'kafkajs';
-import { missingAcls, PRINCIPALS, rankingAcls, staleAcls } from './acls.js';
+import { missingAcls, PRINCIPALS, producerPrincipal, rankingAcls, staleAcls } from './acls.js';
 import { kafkaConnection } from './kafka-client.js';
 
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
@@ -19,24 +19,48 @@ const grants = (principal: string, prefix = '') =>
     )
     .sort();
 
+const GOMOKU = { name: 'gomoku-eu-1' };
+const SIMULATOR = { name: 'simulator', backfill: true };
+/** The grants of `principal` with the producers gomoku-eu-1 and (backfilling) simulator. */
+const withProducers = (principal: string) =>
+  rankingAcls('', [GOMOKU, SIMULATOR])
+    .filter((a) => a.principal === `User:${principal}`)
+    .map(
+      (a) =>
+        `${nameOf(AclResourceTypes, a.resourceType)}:${a.resourceName}${a.resourcePatternType === ResourcePatternTypes.PREFIXED ? '*' : ''}:${nameOf(AclOperationTypes, a.operation)}`,
+    )
+    .sort();
+
 describe('rankingAcls', () => {
-  it('lets game servers write the intake and read their rejections, in groups of their own prefix, and nothing else', () => {
-    expect(grants(PRINCIPALS.gameServer)).toEqual([
-      'GROUP:game-server:DESCRIBE',
-      'GROUP:game-server:READ',
-      'TOPIC:ranking.game-results.rejected:DESCRIBE',
-      'TOPIC:ranking.game-results.rejected:READ',
-      'TOPIC:ranking.game-results:DESCRIBE',
-      'TOPIC:ranking.game-results:WRITE',
+  it('lets a producer write its own intake topic and read its own rejections in groups of its own prefix, and nothing else', () => {
+    expect(withProducers(producerPrincipal('gomoku-eu-1'))).toEqual([
+      'GROUP:producer.gomoku-eu-1.*:DESCRIBE',
+      'GROUP:producer.gomoku-eu-1.*:READ',
+      'TOPIC:ranking.game-results.gomoku-eu-1:DESCRIBE',
+      'TOPIC:ranking.game-results.gomoku-eu-1:WRITE',
+      'TOPIC:ranking.game-results.rejected.gomoku-eu-1:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected.gomoku-eu-1:READ',
     ]);
-    const group = rankingAcls().find(
-      (a) => a.principal === 'User:game-server' && a.resourceType === AclResourceTypes.GROUP,
-    );
-    expect(group!.resourcePatternType).toBe(ResourcePatternTypes.PREFIXED);
   });
 
-  it('lets only the intake, the maintenance service, ops and the simulator write the ladder log', () => {
-    const writers = rankingAcls()
+  it('gives a producer the ladder log only with backfill (the simulator, `setup --with-simulator`)', () => {
+    expect(withProducers(producerPrincipal('simulator'))).toEqual(
+      expect.arrayContaining(['TOPIC:ranking.ladder-events:WRITE']),
+    );
+    expect(
+      rankingAcls('', [{ name: 'simulator' }]).filter(
+        (a) => a.resourceName === 'ranking.ladder-events' && a.principal.includes('simulator'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('names producers’ principals apart from the system’s, whatever their name', () => {
+    expect(producerPrincipal('ops')).toBe('producer-ops');
+    expect(producerPrincipal('intake-service')).not.toBe(PRINCIPALS.intake);
+  });
+
+  it('lets only the intake, the maintenance service, ops and a backfilling producer write the ladder log', () => {
+    const writers = rankingAcls('', [GOMOKU, SIMULATOR])
       .filter((a) => a.resourceName === 'ranking.ladder-events' && a.operation === WRITE)
       .map((a) => a.principal)
       .sort();
@@ -44,20 +68,22 @@ describe('rankingAcls', () => {
       'User:intake-service',
       'User:maintenance-service',
       'User:ops',
-      'User:simulator',
+      'User:producer-simulator',
     ]);
   });
 
-  it('gives each service exactly its topics and its own group', () => {
-    expect(grants(PRINCIPALS.intake)).toEqual([
-      'GROUP:intake-service:DESCRIBE',
-      'GROUP:intake-service:READ',
+  it('gives each service exactly its topics and its own group; the intake each producer’s topic', () => {
+    expect(withProducers(PRINCIPALS.intake)).toEqual([
+      'GROUP:intake-service.*:DESCRIBE',
+      'GROUP:intake-service.*:READ',
       'TOPIC:ranking.dead-letter:DESCRIBE',
       'TOPIC:ranking.dead-letter:WRITE',
-      'TOPIC:ranking.game-results.rejected:DESCRIBE',
-      'TOPIC:ranking.game-results.rejected:WRITE',
-      'TOPIC:ranking.game-results:DESCRIBE',
-      'TOPIC:ranking.game-results:READ',
+      'TOPIC:ranking.game-results.gomoku-eu-1:DESCRIBE',
+      'TOPIC:ranking.game-results.gomoku-eu-1:READ',
+      'TOPIC:ranking.game-results.rejected.*:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected.*:WRITE',
+      'TOPIC:ranking.game-results.simulator:DESCRIBE',
+      'TOPIC:ranking.game-results.simulator:READ',
       'TOPIC:ranking.ladder-events:DESCRIBE',
       'TOPIC:ranking.ladder-events:WRITE',
     ]);
@@ -80,33 +106,31 @@ describe('rankingAcls', () => {
       'TOPIC:ranking.ladder-events:READ',
       'TOPIC:ranking.ladder-events:WRITE',
     ]);
-    expect(grants(PRINCIPALS.leaderboard)).toEqual([
+    expect(withProducers(PRINCIPALS.leaderboard)).toEqual([
       'GROUP:leaderboard-service:DESCRIBE',
       'GROUP:leaderboard-service:READ',
-      // POST /v1/games (ADR 34): onto the intake, whose service decides what reaches the ladder log.
-      'TOPIC:ranking.game-results:DESCRIBE',
-      'TOPIC:ranking.game-results:WRITE',
+      // POST /v1/games (ADR 34, 39): onto the token's producer's topic, decided by the intake.
+      'TOPIC:ranking.game-results.gomoku-eu-1:DESCRIBE',
+      'TOPIC:ranking.game-results.gomoku-eu-1:WRITE',
+      'TOPIC:ranking.game-results.simulator:DESCRIBE',
+      'TOPIC:ranking.game-results.simulator:WRITE',
       'TOPIC:ranking.rating-changes:DESCRIBE',
       'TOPIC:ranking.rating-changes:READ',
     ]);
   });
 
-  it('lets ops publish to the ladder log, read dead letters and redrive them through the intake (reading its rejections), but administer nothing', () => {
-    expect(grants(PRINCIPALS.ops)).toEqual([
-      'GROUP:ops:DESCRIBE',
-      'GROUP:ops:READ',
+  it('lets ops publish to the ladder log, read dead letters and redrive them through each producer’s topic (reading the rejections), but administer nothing', () => {
+    expect(withProducers(PRINCIPALS.ops)).toEqual([
+      'GROUP:ops*:DESCRIBE',
+      'GROUP:ops*:READ',
       'TOPIC:ranking.dead-letter:DESCRIBE',
       'TOPIC:ranking.dead-letter:READ',
-      'TOPIC:ranking.game-results.rejected:DESCRIBE',
-      'TOPIC:ranking.game-results.rejected:READ',
-      'TOPIC:ranking.game-results:DESCRIBE',
-      'TOPIC:ranking.game-results:WRITE',
-      'TOPIC:ranking.ladder-events:DESCRIBE',
-      'TOPIC:ranking.ladder-events:WRITE',
-    ]);
-    expect(grants(PRINCIPALS.simulator)).toEqual([
-      'TOPIC:ranking.game-results:DESCRIBE',
-      'TOPIC:ranking.game-results:WRITE',
+      'TOPIC:ranking.game-results.gomoku-eu-1:DESCRIBE',
+      'TOPIC:ranking.game-results.gomoku-eu-1:WRITE',
+      'TOPIC:ranking.game-results.rejected.*:DESCRIBE',
+      'TOPIC:ranking.game-results.rejected.*:READ',
+      'TOPIC:ranking.game-results.simulator:DESCRIBE',
+      'TOPIC:ranking.game-results.simulator:WRITE',
       'TOPIC:ranking.ladder-events:DESCRIBE',
       'TOPIC:ranking.ladder-events:WRITE',
     ]);
@@ -114,14 +138,14 @@ describe('rankingAcls', () => {
   });
 
   it('puts every topic and group under the prefix, and grants no cluster rights', () => {
-    for (const acl of rankingAcls('t-1.')) {
+    for (const acl of rankingAcls('t-1.', [GOMOKU, SIMULATOR])) {
       expect(acl.resourceType).not.toBe(AclResourceTypes.CLUSTER);
       expect(acl.resourceName.startsWith('t-1.')).toBe(true);
     }
   });
 
   it('grants only reads, writes and describes', () => {
-    expect(new Set(rankingAcls().map((a) => a.operation))).toEqual(
+    expect(new Set(rankingAcls('', [GOMOKU]).map((a) => a.operation))).toEqual(
       new Set([READ, WRITE, DESCRIBE]),
     );
   });
@@ -150,6 +174,32 @@ describe('staleAcls', () => {
       acl('ops', 'kafka-cluster', AclOperationTypes.ALTER, AclResourceTypes.CLUSTER),
     ];
     expect(staleAcls(existing, rankingAcls())).toEqual([existing.at(-2), existing.at(-1)]);
+  });
+
+  it('Given the shared game-server and simulator of before, When reconciled with producers, Then their grants go', () => {
+    const existing = [
+      acl('game-server', 'ranking.game-results', WRITE),
+      acl('game-server', 'ranking.game-results.rejected', READ),
+      acl('simulator', 'ranking.ladder-events', WRITE),
+      acl('intake-service', 'ranking.game-results', READ),
+      acl('intake-service', 'intake-service', READ, AclResourceTypes.GROUP),
+    ];
+    expect(staleAcls(existing, rankingAcls('', [GOMOKU]))).toEqual(existing);
+  });
+
+  it('Given a producer removed, When reconciled, Then its grants and the services’ on its topic go; another producer’s stay', () => {
+    const before = rankingAcls('', [GOMOKU, { name: 'xiangqi-1' }]);
+    const after = rankingAcls('', [{ name: 'xiangqi-1' }]);
+    const stale = staleAcls(before, after);
+    expect(stale.length).toBeGreaterThan(0);
+    expect(new Set(stale.map((a) => a.resourceName))).toEqual(
+      new Set([
+        'ranking.game-results.gomoku-eu-1',
+        'ranking.game-results.rejected.gomoku-eu-1',
+        'producer.gomoku-eu-1.',
+      ]),
+    );
+    expect(staleAcls(before, before)).toEqual([]);
   });
 
   it('Given grants of other prefixes or other principals, When reconciled, Then they are left alone', () => {

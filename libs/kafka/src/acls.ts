@@ -1,52 +1,75 @@
 import kafkajs, { type AclEntry, type AclFilter, type Admin } from 'kafkajs';
-import { topicNames } from './topic-setup.js';
+import {
+  producerRejectionTopicPrefix,
+  producerTopicNames,
+  producerTopicPrefix,
+  topicNames,
+} from './topic-setup.js';
 
 /**
  * The SCRAM principals of the system (deploy/kafka/kafka.sh makes their credentials locally).
- * Each gets exactly the ACLs of its job (`rankingAcls`); anything not granted is denied.
+ * Each gets exactly the ACLs of its job (`rankingAcls`); anything not granted is denied. Game
+ * servers are not among them: each is a producer with a principal of its own
+ * (`producerPrincipal`, made by `ranking producer add`, ADR 39).
  */
 export const PRINCIPALS = {
   /** `ranking setup`: creates topics and writes these ACLs. A super user of the broker. */
   admin: 'admin',
   /**
    * The operators' CLI: corrections, penalties, annulments on the ladder log; reads dead letters
-   * and sends them again the way they came (`ranking redrive`: the intake or the ladder log),
-   * reading the intake's rejections to tell what became of them.
+   * and sends them again the way they came (`ranking redrive`: a producer's intake topic or the
+   * ladder log), reading the producers' rejections to tell what became of them.
    */
   ops: 'ops',
-  /** Game servers: they publish game results to the intake and read their own rejections. */
-  gameServer: 'game-server',
-  /**
-   * `ranking simulate`: live games through the intake as a game server's; its backfill and
-   * tournaments (past days with their closes and adjudications) onto the ladder log, in order.
-   */
-  simulator: 'simulator',
-  /** The intake: moves admitted game results into the ladder log, rejects the rest. */
+  /** The intake: moves each producer's admitted game results into the ladder log, rejects the rest. */
   intake: 'intake-service',
   rating: 'rating-service',
   maintenance: 'maintenance-service',
-  /** Reads rating changes; writes the game servers' HTTP submissions to the intake (ADR 34). */
+  /** Reads rating changes; writes producers' HTTP submissions to their intake topics (ADR 34). */
   leaderboard: 'leaderboard-service',
 } as const;
 
 export type Principal = (typeof PRINCIPALS)[keyof typeof PRINCIPALS];
 
+/**
+ * Principals of earlier versions whose grants `ranking setup` takes away: `game-server`, the one
+ * identity every game server shared, and `simulator`, now a producer like any other.
+ */
+export const RETIRED_PRINCIPALS = ['game-server', 'simulator'] as const;
+
+/** A producer's Kafka principal: never one of the system's, whatever the producer's name. */
+export const producerPrincipal = (producer: string): string => `producer-${producer}`;
+
 /** The services' consumer groups, under the same prefix as the topics. */
 export const consumerGroups = (prefix = '') => ({
-  intake: `${prefix}intake-service`,
   rating: `${prefix}rating-service`,
   maintenance: `${prefix}maintenance-service`,
   leaderboard: `${prefix}leaderboard-service`,
 });
 
+/** The intake's consumer group for one producer's topic (one consumer a producer, ADR 39). */
+export const intakeGroup = (producer: string, prefix = '') =>
+  `${intakeGroupPrefix(prefix)}${producer}`;
+export const intakeGroupPrefix = (prefix = '') => `${prefix}intake-service.`;
+
 /**
- * Groups a principal may name freely, by prefix: each game server reads its rejections in a
- * group of its own choosing that starts with `game-server`, the operators' tools with `ops`.
+ * Groups a principal may name freely, by prefix: the operators' tools start with `ops`; a
+ * producer's own (reading its rejections) with `producer.<name>.`, a prefix no other producer's
+ * and no service's group begins with (names have no dot).
  */
 export const consumerGroupPrefixes = (prefix = '') => ({
-  gameServer: `${prefix}game-server`,
   ops: `${prefix}ops`,
+  producers: `${prefix}producer.`,
 });
+export const producerGroupPrefix = (producer: string, prefix = '') =>
+  `${consumerGroupPrefixes(prefix).producers}${producer}.`;
+
+/** A producer as the ACLs see it: its name, and whether it may also write the ladder log. */
+export interface ProducerGrant {
+  readonly name: string;
+  /** The simulator's history (`ranking setup --with-simulator`): the ladder log too. */
+  readonly backfill?: boolean;
+}
 
 // kafkajs is CommonJS: Node sees only some of its exports as named ones.
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;
@@ -58,7 +81,7 @@ const { READ, WRITE, DESCRIBE } = AclOperationTypes;
 const { LITERAL, PREFIXED } = ResourcePatternTypes;
 
 const allow = (
-  principal: Principal,
+  principal: string,
   resourceType: AclResource,
   resourceName: string,
   operations: readonly AclOperation[],
@@ -75,36 +98,50 @@ const allow = (
   }));
 
 /** Describe on a topic lets a client fetch its metadata and end offsets. */
-const produces = (principal: Principal, topic: string) =>
-  allow(principal, TOPIC, topic, [WRITE, DESCRIBE]);
-const reads = (principal: Principal, topic: string) =>
-  allow(principal, TOPIC, topic, [READ, DESCRIBE]);
-const joins = (principal: Principal, group: string, pattern: number = LITERAL) =>
+const produces = (principal: string, topic: string, pattern: number = LITERAL) =>
+  allow(principal, TOPIC, topic, [WRITE, DESCRIBE], pattern);
+const reads = (principal: string, topic: string, pattern: number = LITERAL) =>
+  allow(principal, TOPIC, topic, [READ, DESCRIBE], pattern);
+const joins = (principal: string, group: string, pattern: number = LITERAL) =>
   allow(principal, GROUP, group, [READ, DESCRIBE], pattern);
 
 /**
- * Every ACL of the system for topics and groups under `prefix` ('' in production; tests use
- * their own). Only reads, writes and describes: no principal but the admin (a super user,
- * which needs none) may create topics or administer ACLs. The ladder log is written by the
- * intake, the maintenance service, the operators' CLI and the simulator, never by a game server.
+ * One producer's grants (ADR 39): it writes its intake topic and reads its own rejections in
+ * groups of its own prefix; the intake reads that topic, and the leaderboard service writes it
+ * (the producer's HTTP submissions). Nothing of another producer's.
  */
-export function rankingAcls(prefix = ''): AclEntry[] {
+export function producerAcls(producer: ProducerGrant, prefix = ''): AclEntry[] {
+  const topics = producerTopicNames(producer.name, prefix);
+  const principal = producerPrincipal(producer.name);
+  return [
+    ...produces(principal, topics.intake),
+    ...reads(principal, topics.rejections),
+    ...joins(principal, producerGroupPrefix(producer.name, prefix), PREFIXED),
+    ...(producer.backfill ? produces(principal, topicNames(prefix).ladderEvents) : []),
+    ...reads(PRINCIPALS.intake, topics.intake),
+    ...produces(PRINCIPALS.leaderboard, topics.intake),
+    // `ranking redrive` (ADR 31): a dead letter of the intake goes back to its producer's topic.
+    ...produces(PRINCIPALS.ops, topics.intake),
+  ];
+}
+
+/**
+ * Every ACL of the system for topics and groups under `prefix` ('' in production; tests use
+ * their own), with each producer's. Only reads, writes and describes: no principal but the
+ * admin (a super user, which needs none) may create topics or administer ACLs. The ladder log
+ * is written by the intake, the maintenance service and the operators' CLI (and a producer
+ * granted backfill), never by a game server.
+ */
+export function rankingAcls(prefix = '', producers: readonly ProducerGrant[] = []): AclEntry[] {
   const topics = topicNames(prefix);
   const groups = consumerGroups(prefix);
   const freeGroups = consumerGroupPrefixes(prefix);
-  const { ops, gameServer, simulator, intake, rating, maintenance, leaderboard } = PRINCIPALS;
+  const rejections = producerRejectionTopicPrefix(prefix);
+  const { ops, intake, rating, maintenance, leaderboard } = PRINCIPALS;
   return [
-    ...produces(gameServer, topics.gameResults),
-    ...reads(gameServer, topics.gameResultsRejected),
-    ...joins(gameServer, freeGroups.gameServer, PREFIXED),
-
-    ...produces(simulator, topics.gameResults),
-    ...produces(simulator, topics.ladderEvents),
-
-    ...reads(intake, topics.gameResults),
-    ...joins(intake, groups.intake),
+    ...joins(intake, intakeGroupPrefix(prefix), PREFIXED),
     ...produces(intake, topics.ladderEvents),
-    ...produces(intake, topics.gameResultsRejected),
+    ...produces(intake, rejections, PREFIXED),
     ...produces(intake, topics.deadLetter),
 
     ...reads(rating, topics.ladderEvents),
@@ -118,16 +155,15 @@ export function rankingAcls(prefix = ''): AclEntry[] {
 
     ...reads(leaderboard, topics.ratingChanges),
     ...joins(leaderboard, groups.leaderboard),
-    // POST /v1/games (ADR 34): game servers' results onto the intake, never the ladder log.
-    ...produces(leaderboard, topics.gameResults),
 
     ...produces(ops, topics.ladderEvents),
     ...reads(ops, topics.deadLetter),
-    // `ranking redrive` (ADR 31): a dead letter of the intake goes back to the intake, and what
-    // the intake then decides is read from its rejections.
-    ...produces(ops, topics.gameResults),
-    ...reads(ops, topics.gameResultsRejected),
+    // `ranking redrive` (ADR 31): what the intake decides of a message sent back to its
+    // producer's topic is read from that producer's rejections.
+    ...reads(ops, rejections, PREFIXED),
     ...joins(ops, freeGroups.ops, PREFIXED),
+
+    ...producers.flatMap((p) => producerAcls(p, prefix)),
   ];
 }
 
@@ -145,43 +181,65 @@ const aclKey = (a: AclEntry): string =>
 
 /**
  * The grants found on the broker that `desired` no longer holds (an older version's, such as
- * game servers writing the ladder log or ops administering the cluster), among those it owns:
- * the system's principals' grants on its own resources under `prefix` (its topics and groups,
- * by name, and the cluster). Other prefixes' grants, and other principals', are left alone.
+ * game servers writing the ladder log, or a removed producer's), among those it owns: the
+ * grants of the system's principals, its retired ones and the producers' on its own resources
+ * under `prefix` (its topics and groups by name, the producers' topics and groups by their
+ * prefixes, and the cluster). Other prefixes' grants, and other principals', are left alone.
  */
 export function staleAcls(
   existing: readonly AclEntry[],
   desired: readonly AclEntry[],
   prefix = '',
 ): AclEntry[] {
-  const principals = new Set(Object.values(PRINCIPALS).map((p) => `User:${p}`));
   const owned = new Set<string>([
     ...Object.values(topicNames(prefix)),
     ...Object.values(consumerGroups(prefix)),
     ...Object.values(consumerGroupPrefixes(prefix)),
+    intakeGroupPrefix(prefix),
     `${prefix}ranking.`,
+    // The shared intake of before, its rejections and the groups of `game-server` and `intake-service`.
+    `${prefix}ranking.game-results`,
+    `${prefix}ranking.game-results.rejected`,
+    `${prefix}game-server`,
+    `${prefix}intake-service`,
     'kafka-cluster',
   ]);
+  const ownedByPrefix = [producerTopicPrefix(prefix), consumerGroupPrefixes(prefix).producers];
+  const isOwned = (name: string) =>
+    owned.has(name) || ownedByPrefix.some((p) => name.startsWith(p));
   const wanted = new Set(desired.map(aclKey));
   return existing.filter(
-    (a) => principals.has(a.principal) && owned.has(a.resourceName) && !wanted.has(aclKey(a)),
+    (a) => isSystemPrincipal(a.principal) && isOwned(a.resourceName) && !wanted.has(aclKey(a)),
   );
 }
 
-/** Every ALLOW grant of the system's principals on the broker. */
+/** The principals whose grants `ranking setup` owns: the system's, retired ones, producers'. */
+const isSystemPrincipal = (principal: string): boolean => {
+  const name = principal.replace(/^User:/, '');
+  return (
+    principal.startsWith('User:') &&
+    ((Object.values(PRINCIPALS) as string[]).includes(name) ||
+      (RETIRED_PRINCIPALS as readonly string[]).includes(name) ||
+      name.startsWith(producerPrincipal('')))
+  );
+};
+
+/**
+ * Every ALLOW grant of the system's principals on the broker: asked by principal for the
+ * system's own and retired ones, and among every grant for the producers' (the broker cannot
+ * filter by a principal's prefix).
+ */
 async function systemGrants(admin: Admin): Promise<AclEntry[]> {
   const found: AclEntry[] = [];
-  for (const principal of Object.values(PRINCIPALS)) {
-    const { resources } = await admin.describeAcls({
-      resourceType: AclResourceTypes.ANY,
-      resourcePatternType: ResourcePatternTypes.ANY,
-      principal: `User:${principal}`,
-      host: '*',
-      operation: AclOperationTypes.ANY,
-      permissionType: AclPermissionTypes.ALLOW,
-    });
-    for (const r of resources)
-      for (const acl of r.acls)
+  const { resources } = await admin.describeAcls({
+    resourceType: AclResourceTypes.ANY,
+    resourcePatternType: ResourcePatternTypes.ANY,
+    operation: AclOperationTypes.ANY,
+    permissionType: AclPermissionTypes.ALLOW,
+  });
+  for (const r of resources)
+    for (const acl of r.acls)
+      if (isSystemPrincipal(acl.principal))
         found.push({
           resourceType: r.resourceType,
           resourceName: r.resourceName,
@@ -191,7 +249,6 @@ async function systemGrants(admin: Admin): Promise<AclEntry[]> {
           operation: acl.operation,
           permissionType: acl.permissionType,
         });
-  }
   return found;
 }
 

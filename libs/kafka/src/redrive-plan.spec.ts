@@ -33,6 +33,7 @@ const letter = (over: Partial<DeadLetter> & { id?: string } = {}): DeadLetter =>
   reason: UNPROCESSABLE,
   detail: 'boom',
   rejectedBy: 'rating-service',
+  producer: null,
   ...over,
 });
 
@@ -48,17 +49,17 @@ describe('reasonRefusal', () => {
 describe('planRedrive', () => {
   it('sends a ladder-log dead letter to the ladder log under its ladder, an intake one to the intake under its key', () => {
     const fromRating = letter({ id: 'g-a', key: Buffer.from('whatever') });
-    const fromIntake = letter({ id: 'g-b', rejectedBy: 'intake-service' });
+    const fromIntake = letter({ id: 'g-b', rejectedBy: 'intake-service', producer: 'gomoku' });
     const fromMaintenance = letter({ id: 'g-c', rejectedBy: 'maintenance-service' });
     const { redrives } = planRedrive(
       [fromRating, fromIntake, fromMaintenance],
       { reason: UNPROCESSABLE },
       new Set(),
     );
-    expect(redrives.map((r) => [r.eventId, r.route, r.consumer, r.key])).toEqual([
-      ['g-a', 'ladder-log', 'rating-service', 'igame-gomoku'],
-      ['g-b', 'intake', 'intake-service', fromIntake.key],
-      ['g-c', 'ladder-log', 'maintenance-service', 'igame-gomoku'],
+    expect(redrives.map((r) => [r.eventId, r.route, r.consumer, r.key, r.producer])).toEqual([
+      ['g-a', 'ladder-log', 'rating-service', 'igame-gomoku', null],
+      ['g-b', 'intake', 'intake-service', fromIntake.key, 'gomoku'],
+      ['g-c', 'ladder-log', 'maintenance-service', 'igame-gomoku', null],
     ]);
   });
 
@@ -74,8 +75,10 @@ describe('planRedrive', () => {
     const early = letter({ timestamp: 10 });
     const bad = letter({ reason: 'invalid-event' });
     const unknown = letter({ rejectedBy: 'someone-else' });
+    // The intake's, from before producers: no topic to send it back to.
+    const noProducer = letter({ rejectedBy: 'intake-service' });
     const due = letter();
-    const all = [sentBefore, early, bad, unknown, due];
+    const all = [sentBefore, early, bad, unknown, noProducer, due];
     const plan = planRedrive(
       all,
       { reason: UNPROCESSABLE, since: 500 },
@@ -86,7 +89,7 @@ describe('planRedrive', () => {
       otherReasons: { 'invalid-event': 1 },
       beforeSince: 1,
       alreadyRedriven: 1,
-      unknownOrigin: [unknown],
+      unknownOrigin: [unknown, noProducer],
     });
     const again = planRedrive(
       all,

@@ -18,6 +18,8 @@ export interface DeadLetter {
   readonly detail: string | null;
   /** `x-rejected-by`: the consumer that set it aside. */
   readonly rejectedBy: string | null;
+  /** `x-producer`: the intake's, the producer whose topic it came on (ADR 39). */
+  readonly producer: string | null;
 }
 
 /** The only reason sent again: every other is the event's own fault (CONTRACT.md). */
@@ -52,6 +54,8 @@ export interface Redrive {
   readonly consumer: string;
   /** The intake: the key it came with; the ladder log: the event's ladder. */
   readonly key: Buffer | string | null;
+  /** The intake: the producer whose topic it goes back to. */
+  readonly producer: string | null;
   readonly value: Buffer | null;
   /** The event id the value names, when it has one. */
   readonly eventId: string | null;
@@ -73,7 +77,10 @@ export interface RedrivePlan {
     readonly otherReasons: Readonly<Record<string, number>>;
     readonly beforeSince: number;
     readonly alreadyRedriven: number;
-    /** Dead letters whose consumer is not one of ours: where they came from is unknown. */
+    /**
+     * Dead letters whose consumer is not one of ours, or the intake's without a producer (set
+     * aside before producers): where they came from is unknown.
+     */
     readonly unknownOrigin: readonly DeadLetter[];
   };
 }
@@ -115,11 +122,12 @@ export function planRedrive(
       continue;
     }
     const route = letter.rejectedBy === null ? undefined : ROUTE_OF[letter.rejectedBy];
-    if (route === undefined) {
+    if (route === undefined || (route === 'intake' && letter.producer === null)) {
       unknownOrigin.push(letter);
       continue;
     }
-    const same = `${route}\u0000${letter.value?.toString('base64') ?? ''}`;
+    const producer = route === 'intake' ? letter.producer : null;
+    const same = `${route}\u0000${producer ?? ''}\u0000${letter.value?.toString('base64') ?? ''}`;
     const known = byMessage.get(same);
     if (known) {
       known.letters.push(letter);
@@ -133,6 +141,7 @@ export function planRedrive(
         consumer: letter.rejectedBy!,
         // The ladder log is keyed by ladder (a ladder's events in one partition, in order).
         key: route === 'ladder-log' && parsed.ok ? parsed.event.ladder : letter.key,
+        producer,
         value: letter.value,
         eventId: parsed.ok ? parsed.event.id : parsed.id,
       },

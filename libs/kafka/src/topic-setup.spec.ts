@@ -1,8 +1,17 @@
 import type { Admin } from 'kafkajs';
-import { ensureTopics, topicLayout } from './topic-setup.js';
+import { ensureTopics, producerTopicLayout, topicLayout } from './topic-setup.js';
 
 const adminWith = (existing: string[], createTopics: () => Promise<boolean>) =>
   ({ listTopics: () => Promise.resolve(existing), createTopics }) as unknown as Admin;
+
+describe('producerTopicLayout', () => {
+  it('gives a producer its intake topic and its rejection topic, under the contract’s names', () => {
+    expect(producerTopicLayout('gomoku-eu-1', 'p.').map((t) => t.topic)).toEqual([
+      'p.ranking.game-results.gomoku-eu-1',
+      'p.ranking.game-results.rejected.gomoku-eu-1',
+    ]);
+  });
+});
 
 describe('ensureTopics', () => {
   it('creates only the missing topics', async () => {
@@ -14,12 +23,7 @@ describe('ensureTopics', () => {
         return Promise.resolve(true);
       },
     } as unknown as Admin;
-    const missing = [
-      'p.ranking.game-results',
-      'p.ranking.game-results.rejected',
-      'p.ranking.rating-changes',
-      'p.ranking.dead-letter',
-    ];
+    const missing = ['p.ranking.rating-changes', 'p.ranking.dead-letter'];
     expect(await ensureTopics(admin, topicLayout('p.'))).toEqual(missing);
     expect(created).toEqual(missing);
   });
@@ -30,7 +34,7 @@ describe('ensureTopics', () => {
       errors: [{ type: 'TOPIC_AUTHORIZATION_FAILED' }, { type: 'TOPIC_AUTHORIZATION_FAILED' }],
     });
     const admin = adminWith([], () => Promise.reject(refused));
-    await expect(ensureTopics(admin, topicLayout('p.').slice(2, 4))).rejects.toThrow(
+    await expect(ensureTopics(admin, topicLayout('p.').slice(0, 2))).rejects.toThrow(
       'topics p.ranking.ladder-events, p.ranking.rating-changes are missing or not visible to this principal, which may not create them: run `ranking setup` as the admin principal and check the ACLs (TOPIC_AUTHORIZATION_FAILED: Topic creation errors)',
     );
   });

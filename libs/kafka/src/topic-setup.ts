@@ -1,23 +1,45 @@
-import { TOPICS } from '@ranking/contracts';
+import { producerRejectionTopic, producerTopic, TOPICS } from '@ranking/contracts';
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
 import { type KafkaConnection, kafkaClient, type KafkaLogLevel } from './kafka-client.js';
 
-/** The contract's topic names under a prefix ('' in production; tests use their own). */
+/**
+ * The contract's shared topic names under a prefix ('' in production; tests use their own). The
+ * intake's topics are each producer's (`producerTopicNames`, ADR 39).
+ */
 export const topicNames = (prefix = '') => ({
-  gameResults: `${prefix}${TOPICS.gameResults}`,
-  gameResultsRejected: `${prefix}${TOPICS.gameResultsRejected}`,
   ladderEvents: `${prefix}${TOPICS.ladderEvents}`,
   ratingChanges: `${prefix}${TOPICS.ratingChanges}`,
   deadLetter: `${prefix}${TOPICS.deadLetter}`,
 });
 
+/** A producer's two topics: the one it writes, and its rejections (read by it alone). */
+export const producerTopicNames = (producer: string, prefix = '') => ({
+  intake: producerTopic(producer, prefix),
+  rejections: producerRejectionTopic(producer, prefix),
+});
+
+/** The prefix every producer's intake topic (and rejection topic) begins with. */
+export const producerTopicPrefix = (prefix = '') => `${prefix}${TOPICS.gameResults}.`;
+/** The prefix every producer's rejection topic begins with. */
+export const producerRejectionTopicPrefix = (prefix = '') =>
+  `${prefix}${TOPICS.gameResultsRejected}.`;
+
+/**
+ * A producer's topics. The intake's partitions only spread one producer's load (it re-keys
+ * every event by its ladder); a game server keys by ladder, and has a few.
+ */
+export const producerTopicLayout = (producer: string, prefix = ''): ITopicConfig[] => {
+  const names = producerTopicNames(producer, prefix);
+  return [
+    { topic: names.intake, numPartitions: 6 },
+    { topic: names.rejections, numPartitions: 1 },
+  ];
+};
+
 /** The topics of the contract, with their partition counts. Key = ladder id, so 12 partitions spread ladders. */
 export const topicLayout = (prefix = ''): ITopicConfig[] => {
   const names = topicNames(prefix);
   return [
-    // The intake's partitions only spread its load: it re-keys every event by its ladder.
-    { topic: names.gameResults, numPartitions: 12 },
-    { topic: names.gameResultsRejected, numPartitions: 3 },
     { topic: names.ladderEvents, numPartitions: 12 },
     { topic: names.ratingChanges, numPartitions: 12 },
     { topic: names.deadLetter, numPartitions: 3 },

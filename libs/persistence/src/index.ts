@@ -39,3 +39,4 @@ export * from './redrive-store.js';
 export * from './service-token-repository.js';
 export * from './ingest-receipt-repository.js';
 export * from './game-event-reader.js';
+export * from './producer-repository.js';

@@ -1,3 +1,4 @@
+import { producerIdPrefix } from '@ranking/contracts';
 import type { EventTraces, RejectedEvent, SubmittedEvent } from '@ranking/ingestion';
 import type { Sql } from './sql.js';
 
@@ -14,38 +15,44 @@ export class IngestReceiptRepository {
    * repeat and keeps its receipt; one refused before is replaced (a fixed event may be resent).
    * Run in the transaction that sends them: a concurrent request with the same id waits for it.
    */
-  async recordAccepted(service: string, events: readonly SubmittedEvent[]): Promise<Set<string>> {
+  async recordAccepted(producer: string, events: readonly SubmittedEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const rows = await this.sql.query<{ event_id: string }>(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status)
        SELECT id, $1, ladder, digest, 'accepted'
        FROM unnest($2::text[], $3::text[], $4::bytea[]) AS e(id, ladder, digest)
        ON CONFLICT (event_id) DO UPDATE
-         SET service = EXCLUDED.service, ladder = EXCLUDED.ladder, digest = EXCLUDED.digest,
+         SET producer = EXCLUDED.producer, ladder = EXCLUDED.ladder, digest = EXCLUDED.digest,
              status = 'accepted', code = NULL, detail = NULL, received_at = now()
          WHERE ingest_receipts.status = 'rejected'
        RETURNING event_id`,
-      [service, events.map((e) => e.id), events.map((e) => e.ladder), events.map((e) => e.digest)],
+      [producer, events.map((e) => e.id), events.map((e) => e.ladder), events.map((e) => e.digest)],
     );
     return new Set(rows.map((r) => r.event_id));
   }
 
-  /** Records refusals of events with an id, except over a receipt of an event that was sent. */
-  async recordRejected(service: string, rejected: readonly RejectedEvent[]): Promise<void> {
+  /**
+   * Records refusals of events with an id in the producer's namespace (ADR 39), except over a
+   * receipt of an event that was sent. An id outside it is another producer's, or no one's: a
+   * receipt under it would answer for an event this producer may not send.
+   */
+  async recordRejected(producer: string, rejected: readonly RejectedEvent[]): Promise<void> {
     const byId = new Map<string, RejectedEvent>();
-    for (const r of rejected) if (r.id !== null && !byId.has(r.id)) byId.set(r.id, r);
+    for (const r of rejected)
+      if (r.id !== null && r.id.startsWith(producerIdPrefix(producer)) && !byId.has(r.id))
+        byId.set(r.id, r);
     if (byId.size === 0) return;
     const events = [...byId.values()];
     await this.sql.query(
-      `INSERT INTO ingest_receipts (event_id, service, digest, status, code, detail)
+      `INSERT INTO ingest_receipts (event_id, producer, digest, status, code, detail)
        SELECT id, $1, digest, 'rejected', code, detail
        FROM unnest($2::text[], $3::bytea[], $4::text[], $5::text[]) AS e(id, digest, code, detail)
        ON CONFLICT (event_id) DO UPDATE
-         SET service = EXCLUDED.service, digest = EXCLUDED.digest, code = EXCLUDED.code,
+         SET producer = EXCLUDED.producer, digest = EXCLUDED.digest, code = EXCLUDED.code,
              detail = EXCLUDED.detail, received_at = now()
          WHERE ingest_receipts.status = 'rejected'`,
       [
-        service,
+        producer,
         events.map((e) => e.id),
         events.map((e) => e.digest),
         events.map((e) => e.code),
@@ -57,7 +64,7 @@ export class IngestReceiptRepository {
   async traces(id: string): Promise<EventTraces> {
     const [receipts, stored, rejections] = await Promise.all([
       this.sql.query<{
-        service: string;
+        producer: string;
         ladder: string | null;
         digest: Buffer;
         status: 'accepted' | 'rejected';
@@ -65,7 +72,7 @@ export class IngestReceiptRepository {
         detail: string | null;
         received_at: Date;
       }>(
-        `SELECT service, ladder, digest, status, code, detail, received_at
+        `SELECT producer, ladder, digest, status, code, detail, received_at
          FROM ingest_receipts WHERE event_id = $1`,
         [id],
       ),
@@ -101,7 +108,7 @@ export class IngestReceiptRepository {
     return {
       receipt: receipt
         ? {
-            service: receipt.service,
+            producer: receipt.producer,
             ladder: receipt.ladder,
             digest: receipt.digest,
             status: receipt.status,

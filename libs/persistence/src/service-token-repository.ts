@@ -5,6 +5,8 @@ import type { Sql } from './sql.js';
 export interface ListedToken {
   readonly tokenId: string;
   readonly service: string;
+  /** The producer an ingest token belongs to (null: none, or removed since). */
+  readonly producer: string | null;
   readonly ladders: readonly string[];
   readonly scopes: readonly TokenScope[];
   readonly createdAt: Date;
@@ -16,6 +18,7 @@ export interface ListedToken {
 interface GrantRow {
   token_id: string;
   service: string;
+  producer: string | null;
   ladders: string[];
   scopes: TokenScope[];
 }
@@ -27,6 +30,8 @@ export class ServiceTokenRepository {
   async issue(token: {
     tokenId: string;
     service: string;
+    /** The producer it belongs to: an `ingest` token needs one (its namespace). */
+    producer?: string | null;
     ladders: readonly string[];
     /** What it may do: ingest unless said. */
     scopes?: readonly TokenScope[];
@@ -34,8 +39,8 @@ export class ServiceTokenRepository {
     expiresAt: Date | null;
   }): Promise<void> {
     await this.sql.query(
-      `INSERT INTO service_tokens (token_id, service, ladders, scopes, digest, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO service_tokens (token_id, service, ladders, scopes, digest, expires_at, producer)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         token.tokenId,
         token.service,
@@ -43,6 +48,7 @@ export class ServiceTokenRepository {
         token.scopes ?? ['ingest'],
         token.digest,
         token.expiresAt,
+        token.producer ?? null,
       ],
     );
   }
@@ -50,23 +56,35 @@ export class ServiceTokenRepository {
   /**
    * The grant of a token, by its digest, if it is neither revoked nor expired (each request
    * asks, so a revocation holds from the next request on). Marks it used, at most once a minute.
+   * A producer's token may use the ladders both it and its producer have now: narrowing a
+   * producer narrows its tokens at once.
    */
   async grantOf(digest: Buffer): Promise<ServiceGrant | null> {
     const rows = await this.sql.query<GrantRow>(
       `WITH valid AS (
-         SELECT token_id, service, ladders, scopes, last_used_at FROM service_tokens
-         WHERE digest = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+         SELECT t.token_id, t.service, t.producer, t.scopes, t.last_used_at,
+                CASE WHEN t.producer IS NULL THEN t.ladders
+                     ELSE ARRAY(SELECT unnest(t.ladders) INTERSECT SELECT unnest(p.ladders) ORDER BY 1)
+                END AS ladders
+         FROM service_tokens t LEFT JOIN producers p ON p.name = t.producer
+         WHERE t.digest = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
        ), used AS (
          UPDATE service_tokens t SET last_used_at = now() FROM valid
          WHERE t.token_id = valid.token_id
            AND (valid.last_used_at IS NULL OR valid.last_used_at < now() - interval '1 minute')
        )
-       SELECT token_id, service, ladders, scopes FROM valid`,
+       SELECT token_id, service, producer, ladders, scopes FROM valid`,
       [digest],
     );
     const row = rows[0];
     return row
-      ? { tokenId: row.token_id, service: row.service, ladders: row.ladders, scopes: row.scopes }
+      ? {
+          tokenId: row.token_id,
+          service: row.service,
+          producer: row.producer,
+          ladders: row.ladders,
+          scopes: row.scopes,
+        }
       : null;
   }
 
@@ -84,6 +102,7 @@ export class ServiceTokenRepository {
     const rows = await this.sql.query<{
       token_id: string;
       service: string;
+      producer: string | null;
       ladders: string[];
       scopes: TokenScope[];
       created_at: Date;
@@ -91,12 +110,14 @@ export class ServiceTokenRepository {
       revoked_at: Date | null;
       last_used_at: Date | null;
     }>(
-      `SELECT token_id, service, ladders, scopes, created_at, expires_at, revoked_at, last_used_at
+      `SELECT token_id, service, producer, ladders, scopes, created_at, expires_at, revoked_at,
+              last_used_at
        FROM service_tokens ORDER BY service, created_at, token_id`,
     );
     return rows.map((r) => ({
       tokenId: r.token_id,
       service: r.service,
+      producer: r.producer,
       ladders: r.ladders,
       scopes: r.scopes,
       createdAt: r.created_at,

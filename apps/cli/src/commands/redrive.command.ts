@@ -1,4 +1,9 @@
-import { DEAD_LETTER_HEADERS, UNPROCESSABLE } from '@ranking/contracts';
+import {
+  DEAD_LETTER_HEADERS,
+  producerRejectionTopic,
+  producerTopic,
+  UNPROCESSABLE,
+} from '@ranking/contracts';
 import { loadEnvironment } from '@ranking/config';
 import {
   consumerGroupPrefixes,
@@ -44,7 +49,7 @@ interface ReportedRedrive {
 /**
  * `ranking redrive`: sends dead letters again after the fault that set them aside is fixed
  * (CONTRACT.md: "every `unprocessable` is a bug to fix, after which the message can be sent
- * again"), each the way it came (ADR 31): the intake's back to the intake topic, the rating and
+ * again"), each the way it came (ADR 31): the intake's back to its producer's topic, the rating and
  * maintenance services' to the ladder log under their ladder's key; then waits, bounded, and
  * says what became of each. `--dry-run` lists what would be sent and changes nothing.
  */
@@ -100,7 +105,9 @@ export class RedriveCommand extends CommandRunner {
           { partition: l.partition, offset: l.offset, rejectedBy: l.rejectedBy },
         );
       const destination = (r: Redrive) =>
-        r.route === 'intake' ? topics.gameResults : topics.ladderEvents;
+        r.route === 'intake'
+          ? producerTopic(r.producer!, env.KAFKA_TOPIC_PREFIX)
+          : topics.ladderEvents;
       const reported: ReportedRedrive[] = plan.redrives.map((r) => ({
         eventId: r.eventId,
         rejectedBy: r.consumer,
@@ -129,7 +136,14 @@ export class RedriveCommand extends CommandRunner {
         return;
       }
 
-      const sent = await sendAll(kafka, store, topics, plan.redrives, destination, groupPrefix);
+      const sent = await sendAll(
+        kafka,
+        store,
+        { ...topics, prefix: env.KAFKA_TOPIC_PREFIX },
+        plan.redrives,
+        destination,
+        groupPrefix,
+      );
       const outcomes = await sent.wait(timeoutMs);
       const summary: Record<string, number> = { applied: 0, repeat: 0, rejected: 0, pending: 0 };
       const messages = reported.map((r, i) => {
@@ -211,6 +225,7 @@ function deadLetterOf({ partition, message }: PlacedMessage): DeadLetter {
     reason: headerText(message.headers, DEAD_LETTER_HEADERS.reason),
     detail: headerText(message.headers, DEAD_LETTER_HEADERS.detail),
     rejectedBy: headerText(message.headers, DEAD_LETTER_HEADERS.consumer),
+    producer: headerText(message.headers, DEAD_LETTER_HEADERS.producer),
   };
 }
 
@@ -238,7 +253,7 @@ interface Sent {
 async function sendAll(
   kafka: Kafka,
   store: RedriveStore,
-  topics: ReturnType<typeof topicNames>,
+  topics: ReturnType<typeof topicNames> & { readonly prefix: string },
   redrives: readonly Redrive[],
   destination: (r: Redrive) => string,
   groupPrefix: string,
@@ -247,17 +262,24 @@ async function sendAll(
   const storedBefore = await store.stored(ids.filter(storable));
   const intakeAnswers = new Map<string, { code: string; by: string }>();
   let tail: TopicTail | undefined;
-  if (redrives.some((r) => r.route === 'intake')) {
+  // The rejections of each producer a message goes back to (ADR 39), and the dead letters.
+  const rejectionTopics = new Set(
+    redrives
+      .filter((r) => r.route === 'intake')
+      .map((r) => producerRejectionTopic(r.producer!, topics.prefix)),
+  );
+  if (rejectionTopics.size > 0) {
     const from = new Map([
-      [topics.gameResultsRejected, await topicEnds(kafka, topics.gameResultsRejected)],
-      [topics.deadLetter, await topicEnds(kafka, topics.deadLetter)],
+      ...(await Promise.all(
+        [...rejectionTopics].map(async (t) => [t, await topicEnds(kafka, t)] as const),
+      )),
+      [topics.deadLetter, await topicEnds(kafka, topics.deadLetter)] as const,
     ]);
     tail = new TopicTail(kafka, groupPrefix, from, ({ topic, message }) => {
       const reason = headerText(message.headers, DEAD_LETTER_HEADERS.reason);
-      const by =
-        topic === topics.gameResultsRejected
-          ? 'intake-service'
-          : headerText(message.headers, DEAD_LETTER_HEADERS.consumer);
+      const by = rejectionTopics.has(topic)
+        ? 'intake-service'
+        : headerText(message.headers, DEAD_LETTER_HEADERS.consumer);
       if (reason !== null && by === 'intake-service' && message.value)
         intakeAnswers.set(message.value.toString('base64'), { code: reason, by });
     });

@@ -1,10 +1,12 @@
 import { loadEnvironment, loadLadders, loadTournaments } from '@ranking/config';
+import { producerIdPrefix, producerTopic } from '@ranking/contracts';
 import { generateEvents, generateTournament } from '@ranking/generator';
 import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
 import type { LadderConfig } from '@ranking/rating';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
 import { instantFlag } from '../instant-flag.js';
+import { SIMULATOR_PRODUCER } from '../simulator-producer.js';
 
 interface SimulateFlags {
   rate?: number;
@@ -54,9 +56,10 @@ export class SimulateCommand extends CommandRunner {
     // The past (tournaments, the backfill with its closes) is history an operator imports: it
     // goes onto the ladder log in its order. Live games come as a game server's do: to the
     // intake, which checks them and moves them on (bad ones come back on its rejection topic).
-    const topics = topicNames(env.KAFKA_TOPIC_PREFIX);
-    const history = topics.ladderEvents;
-    const intake = topics.gameResults;
+    // As the producer `simulator` (ADR 39): its own intake topic and id namespace; the ladder
+    // log only where `ranking setup --with-simulator` granted its backfill.
+    const history = topicNames(env.KAFKA_TOPIC_PREFIX).ladderEvents;
+    const intake = producerTopic(SIMULATOR_PRODUCER, env.KAFKA_TOPIC_PREFIX);
     const producer = kafkaClient(kafkaConnection(env), 'ranking-simulate', env.LOG_LEVEL).producer({
       allowAutoTopicCreation: false,
       idempotent: true,
@@ -137,6 +140,7 @@ export class SimulateCommand extends CommandRunner {
         ladders,
         playersPerLadder: players,
         badShare: 0.005,
+        idPrefix: producerIdPrefix(SIMULATOR_PRODUCER),
       });
       const started = Date.now();
       const until = flags.duration ? started + flags.duration * 1000 : Infinity;

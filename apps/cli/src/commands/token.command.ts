@@ -1,6 +1,11 @@
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { issueServiceToken, TOKEN_SCOPES, type TokenScope } from '@ranking/ingestion';
-import { createDataSource, ServiceTokenRepository } from '@ranking/persistence';
+import {
+  createDataSource,
+  ProducerRepository,
+  ServiceTokenRepository,
+  sqlOf,
+} from '@ranking/persistence';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { instantFlag } from '../instant-flag.js';
@@ -10,14 +15,15 @@ const SERVICE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 async function withTokens<T>(
   name: string,
-  work: (tokens: ServiceTokenRepository) => Promise<T>,
+  work: (tokens: ServiceTokenRepository, producers: ProducerRepository) => Promise<T>,
 ): Promise<T> {
   const env = loadEnvironment();
   const db: DataSource = createDataSource(env.DATABASE_URL, name);
   await db.initialize();
   try {
     return await work(
-      new ServiceTokenRepository({ query: (text, params) => db.query(text, params) }),
+      new ServiceTokenRepository(sqlOf(db.manager)),
+      new ProducerRepository(sqlOf(db.manager)),
     );
   } finally {
     await db.destroy();
@@ -27,6 +33,7 @@ async function withTokens<T>(
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 interface IssueFlags {
+  producer?: string;
   service?: string;
   ladders?: string;
   scope?: string;
@@ -34,24 +41,50 @@ interface IssueFlags {
 }
 
 /**
- * `ranking token issue`: a new service token for a game server and the ladders it may use,
- * printed once (only its digest is kept). Valid from the next request on, with no restart.
+ * `ranking token issue`: a new service token, printed once (only its digest is kept). Valid from
+ * the next request on, with no restart. An `ingest` token belongs to a producer (ADR 39): it
+ * sends that producer's events, under its namespace, for its ladders (all of them, or the
+ * --ladders among them); a `review` token is support staff's, for --service and --ladders.
  */
 @SubCommand({
   name: 'issue',
   description:
-    'issue a service token for POST /v1/games: --service NAME --ladders A,B [--expires INSTANT]',
+    'issue a service token: --producer NAME [--ladders A,B] for POST /v1/games, or --scope review --service NAME --ladders A,B [--expires INSTANT]',
 })
 export class TokenIssueCommand extends CommandRunner {
   async run(_args: string[], flags: IssueFlags): Promise<void> {
-    const service = flags.service ?? '';
+    const scopes = (flags.scope ?? 'ingest').split(',').filter((s) => s !== '');
+    const unknownScopes = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    if (scopes.length === 0 || unknownScopes.length > 0)
+      throw new Error(`--scope ${flags.scope}: each of ${TOKEN_SCOPES.join(', ')}`);
+    if (scopes.includes('ingest') && flags.producer === undefined)
+      throw new Error(
+        'an ingest token belongs to a producer: token issue --producer NAME (see `ranking producer add`)',
+      );
+    const producer =
+      flags.producer === undefined
+        ? null
+        : await withTokens('ranking-token', (_, producers) => producers.get(flags.producer!));
+    if (flags.producer !== undefined && producer === null)
+      throw new Error(
+        `--producer ${flags.producer}: no such producer (see \`ranking producer list\`)`,
+      );
+    const service = flags.service ?? producer?.name ?? '';
     if (!SERVICE_NAME.test(service))
       throw new Error(
         'token issue needs --service NAME (1-64 of a-z 0-9 . _ -, starting with a letter or digit)',
       );
-    const ladders = (flags.ladders ?? '').split(',').filter((l) => l !== '');
+    const ladders =
+      flags.ladders === undefined && producer !== null
+        ? [...producer.ladders]
+        : (flags.ladders ?? '').split(',').filter((l) => l !== '');
     if (ladders.length === 0)
       throw new Error('token issue needs --ladders A,B: the ladders the service may use');
+    const foreign = producer === null ? [] : ladders.filter((l) => !producer.ladders.includes(l));
+    if (foreign.length > 0)
+      throw new Error(
+        `--ladders: the producer ${producer!.name} may not write ${foreign.join(', ')}; it may write ${producer!.ladders.join(', ')}`,
+      );
     const known = loadLadders(loadEnvironment());
     const unknown = ladders.filter((l) => !known.has(l));
     if (unknown.length > 0)
@@ -62,15 +95,12 @@ export class TokenIssueCommand extends CommandRunner {
       flags.expires === undefined ? null : new Date(instantFlag('--expires', flags.expires));
     if (expiresAt !== null && expiresAt.getTime() <= Date.now())
       throw new Error(`--expires ${flags.expires}: must be in the future`);
-    const scopes = (flags.scope ?? 'ingest').split(',').filter((s) => s !== '');
-    const unknownScopes = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
-    if (scopes.length === 0 || unknownScopes.length > 0)
-      throw new Error(`--scope ${flags.scope}: each of ${TOKEN_SCOPES.join(', ')}`);
     const issued = issueServiceToken();
     await withTokens('ranking-token', (tokens) =>
       tokens.issue({
         tokenId: issued.tokenId,
         service,
+        producer: producer?.name ?? null,
         ladders,
         scopes: scopes as TokenScope[],
         digest: issued.digest,
@@ -78,10 +108,29 @@ export class TokenIssueCommand extends CommandRunner {
       }),
     );
     process.stderr.write('the token is shown once: store it in its holder’s secrets now\n');
-    print({ tokenId: issued.tokenId, service, ladders, scopes, expiresAt, token: issued.token });
+    print({
+      tokenId: issued.tokenId,
+      service,
+      producer: producer?.name ?? null,
+      ladders,
+      scopes,
+      expiresAt,
+      token: issued.token,
+    });
   }
 
-  @Option({ flags: '--service <name>', description: 'the game server the token is for' })
+  @Option({
+    flags: '--producer <name>',
+    description: 'the producer an ingest token belongs to (its namespace and ladders)',
+  })
+  parseProducer(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--service <name>',
+    description: 'who holds it (default: the producer); a review token needs it',
+  })
   parseService(value: string): string {
     return value;
   }

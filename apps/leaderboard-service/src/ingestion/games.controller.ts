@@ -79,7 +79,7 @@ export class GamesController {
   @ApiProblem(401, 'no service token, or one unknown, revoked or expired (WWW-Authenticate)')
   @ApiProblem(
     403,
-    'a token without the ingest scope, or an event of a ladder the token may not use; none was sent',
+    'a token without the ingest scope or of no producer, or an event of a ladder the token may not use; none was sent',
   )
   @ApiProblem(
     413,
@@ -115,18 +115,22 @@ export class GamesController {
         throw new PayloadTooLargeException(
           `at most ${MAX_EVENTS_PER_SUBMISSION} events a request; this one has ${decided.count}`,
         );
+      case 'no-producer':
+        throw new ForbiddenException(
+          `this token (${grant.tokenId}, ${grant.service}) belongs to no producer: issue one with \`ranking producer add\`; none was sent`,
+        );
       case 'forbidden':
         throw new ForbiddenException(
           `this token (${grant.tokenId}, ${grant.service}) may not use the ladder(s) ${decided.ladders.join(', ')}; it may use ${grant.ladders.join(', ')}; none was sent`,
         );
       case 'rejected':
         await new IngestReceiptRepository(sqlOf(this.db.manager)).recordRejected(
-          grant.service,
+          decided.producer,
           decided.rejected,
         );
         throw refusal(decided.rejected, decided.count);
       case 'accepted':
-        return this.send(decided.events, grant);
+        return this.send(decided.producer, decided.events, grant);
       default: {
         const unexpected: never = decided;
         throw new Error(`unexpected decision ${JSON.stringify(unexpected)}`);
@@ -140,17 +144,18 @@ export class GamesController {
    * commit fails after the send, a retry sends the event again, which the fold ignores.
    */
   private async send(
+    producer: string,
     events: readonly SubmittedEvent[],
     grant: ServiceGrant,
   ): Promise<SubmissionSchema> {
     const unique = events.filter((e) => !e.repeatInRequest);
     const fresh = await this.db.transaction(async (manager) => {
       const ids = await new IngestReceiptRepository(sqlOf(manager)).recordAccepted(
-        grant.service,
+        producer,
         unique,
       );
       const sending = unique.filter((e) => ids.has(e.id));
-      if (sending.length > 0) await this.writer.send(sending, grant);
+      if (sending.length > 0) await this.writer.send(producer, sending, grant);
       return ids;
     });
     const answered = events.map((e) => ({

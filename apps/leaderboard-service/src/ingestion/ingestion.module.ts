@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import type { Environment } from '@ranking/config';
-import { topicNames } from '@ranking/kafka';
 import { closedOnShutdown } from '@ranking/operations';
 import { IngestReceiptRepository, sqlOf } from '@ranking/persistence';
 import { GameResultAdmission, type LadderConfig } from '@ranking/rating';
@@ -28,7 +27,7 @@ import { ServiceTokenGuard } from './service-token.guard.js';
       provide: IntakeWriter,
       inject: [KAFKA, ENVIRONMENT],
       useFactory: async (kafka: Kafka, env: Environment) => {
-        const writer = new IntakeWriter(kafka, topicNames(env.KAFKA_TOPIC_PREFIX).gameResults);
+        const writer = new IntakeWriter(kafka, env.KAFKA_TOPIC_PREFIX);
         await writer.connect();
         return writer;
       },

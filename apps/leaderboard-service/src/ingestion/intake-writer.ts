@@ -1,3 +1,4 @@
+import { producerTopic } from '@ranking/contracts';
 import type { ServiceGrant, SubmittedEvent } from '@ranking/ingestion';
 import type { Kafka, Producer } from 'kafkajs';
 
@@ -5,17 +6,19 @@ import type { Kafka, Producer } from 'kafkajs';
 export const SUBMITTED_WITH_HEADER = 'x-submitted-with';
 
 /**
- * Writes admitted submissions onto the intake topic (`ranking.game-results`), where the intake
- * service decides them again as it decides every game server's message: HTTP is a second way
- * in, not a second trust boundary. Idempotent with one request in flight, acknowledged by every
- * in-sync replica before the API answers 202.
+ * Writes admitted submissions onto their producer's intake topic
+ * (`ranking.game-results.<producer>`, ADR 39), where the intake service decides them again as it
+ * decides every message of that producer: HTTP is a second way in, not a second trust boundary.
+ * Idempotent with one request in flight, acknowledged by every in-sync replica before the API
+ * answers 202.
  */
 export class IntakeWriter {
   private readonly producer: Producer;
 
   constructor(
     kafka: Kafka,
-    private readonly topic: string,
+    /** The prefix of the topics' names ('' in production; tests use their own). */
+    private readonly topicPrefix: string,
   ) {
     this.producer = kafka.producer({
       allowAutoTopicCreation: false,
@@ -33,9 +36,13 @@ export class IntakeWriter {
   }
 
   /** Keyed by ladder, as a game server keys its messages (the intake re-keys them anyway). */
-  async send(events: readonly SubmittedEvent[], grant: ServiceGrant): Promise<void> {
+  async send(
+    producer: string,
+    events: readonly SubmittedEvent[],
+    grant: ServiceGrant,
+  ): Promise<void> {
     await this.producer.send({
-      topic: this.topic,
+      topic: producerTopic(producer, this.topicPrefix),
       acks: -1,
       messages: events.map((e) => ({
         key: e.ladder,
