@@ -17,3 +17,4 @@ export * from './redrive-plan.js';
 export * from './kafka-failure.js';
 export * from './sized-sends.js';
 export * from './rejection-copy.js';
+export * from './scram-credentials.js';
