@@ -18,3 +18,4 @@ export * from './kafka-failure.js';
 export * from './sized-sends.js';
 export * from './rejection-copy.js';
 export * from './combined-status.js';
+export * from './scram-credentials.js';
