@@ -6,7 +6,13 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { type Environment, loadEnvironment } from '@ranking/config';
 import { generateEvents } from '@ranking/generator';
-import { kafkaClient, kafkaConnection, topicNames } from '@ranking/kafka';
+import {
+  kafkaClient,
+  kafkaConnection,
+  producerTopicLayout,
+  producerTopicNames,
+  topicNames,
+} from '@ranking/kafka';
 import {
   createDataSource,
   dropDatabase,
@@ -14,11 +20,12 @@ import {
   EventStoreRepository,
   LadderCounterRepository,
   migrate,
+  ProducerRepository,
   sqlOf,
   type StoredEvent,
 } from '@ranking/persistence';
 import { type LadderConfig, ReplayEngine } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 
 export interface BenchSetup {
@@ -42,6 +49,23 @@ export function benchSetup(name: string): BenchSetup {
     databaseUrl: url.toString(),
     kafka: kafkaClient(kafkaConnection(env), 'bench'),
   };
+}
+
+/**
+ * The bench's game server as a producer of every ladder (ADR 39): its topics and its row. Its
+ * events' ids must begin with `<name>:`.
+ */
+export async function benchProducer(
+  db: DataSource,
+  admin: Admin,
+  prefix: string,
+  ladders: readonly string[],
+  name = 'bench',
+): Promise<{ name: string; topic: string; rejections: string }> {
+  await admin.createTopics({ topics: producerTopicLayout(name, prefix), waitForLeaders: true });
+  await new ProducerRepository(sqlOf(db.manager)).upsert(name, ladders);
+  const topics = producerTopicNames(name, prefix);
+  return { name, topic: topics.intake, rejections: topics.rejections };
 }
 
 /** Drops the database, creates and migrates it, and returns a connection to it. */

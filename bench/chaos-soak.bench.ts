@@ -22,7 +22,13 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { generateEvents } from '@ranking/generator';
-import { kafkaClient, topicLayout, topicNames } from '@ranking/kafka';
+import {
+  kafkaClient,
+  producerTopicLayout,
+  producerTopicNames,
+  topicLayout,
+  topicNames,
+} from '@ranking/kafka';
 import {
   createDataSource,
   dropDatabase,
@@ -30,6 +36,8 @@ import {
   exportLog,
   exportStandings,
   migrate,
+  ProducerRepository,
+  sqlOf,
   type Sql,
 } from '@ranking/persistence';
 import { ladderRegistry, ReplayEngine } from '@ranking/rating';
@@ -54,6 +62,9 @@ if (!(rate > 0 && seconds >= 60))
 const ladders = ladderRegistry();
 const prefix = `soak${Date.now().toString(36)}.`;
 const topics = topicNames(prefix);
+/** The game servers' producer (ADR 39): its topics, and its ids' namespace. */
+const GAME_SERVER = 'soak';
+const gameServer = producerTopicNames(GAME_SERVER, prefix);
 const LOGS = '.run/soak';
 mkdirSync(LOGS, { recursive: true });
 const started = Date.now();
@@ -92,6 +103,7 @@ await ensureDatabase(databaseUrl);
 const db: DataSource = createDataSource(databaseUrl, 'soak');
 await db.initialize();
 await migrate(db);
+await new ProducerRepository(sqlOf(db.manager)).upsert(GAME_SERVER, [...ladders.keys()]);
 
 const redisPort = await freePort();
 const redis: { process: ChildProcess | null } = { process: null };
@@ -109,10 +121,15 @@ const kafka = kafkaClient(brokers, 'soak');
 const admin = kafka.admin();
 await admin.connect();
 // A new cluster may not know a just-created topic on every broker yet: ask until all do.
-await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: false });
+await admin.createTopics({
+  topics: [...topicLayout(prefix), ...producerTopicLayout(GAME_SERVER, prefix)],
+  waitForLeaders: false,
+});
 for (let attempt = 0; ; attempt++) {
   try {
-    await admin.fetchTopicMetadata({ topics: Object.values(topics) });
+    await admin.fetchTopicMetadata({
+      topics: [...Object.values(topics), gameServer.intake, gameServer.rejections],
+    });
     break;
   } catch (error) {
     if (attempt >= 120) throw error;
@@ -157,7 +174,13 @@ say(`services started (logs in ${LOGS}/)`);
 // --- the load -------------------------------------------------------------------------------
 const total = Math.ceil(rate * seconds);
 // Game servers publish game.finished alone (corrections are the operators'), with bad lines.
-const LOAD = { seed: 41, badShare: 0.01, correctionShare: 0, days: 20 };
+const LOAD = {
+  seed: 41,
+  badShare: 0.01,
+  correctionShare: 0,
+  days: 20,
+  idPrefix: `${GAME_SERVER}:`,
+};
 const lines = generateEvents({ ...LOAD, events: total });
 const offline = new ReplayEngine(ladders);
 const digest = (value: string | Buffer) => createHash('sha1').update(value).digest('hex');
@@ -186,7 +209,7 @@ const sender = (async () => {
     }
     const batch = queue.slice(0, 2000);
     try {
-      await producer.send({ topic: topics.gameResults, acks: -1, messages: batch });
+      await producer.send({ topic: gameServer.intake, acks: -1, messages: batch });
       queue = queue.slice(batch.length);
     } catch (error) {
       say(`a send failed, trying again: ${(error as Error).message}`);
@@ -474,14 +497,14 @@ if (boardsDiffer.length > 0)
 const backCounts = new Map<string, number>();
 {
   const ends = new Map<string, number>();
-  for (const topic of [topics.gameResultsRejected, topics.deadLetter])
+  for (const topic of [gameServer.rejections, topics.deadLetter])
     for (const p of await admin.fetchTopicOffsets(topic))
       ends.set(`${topic}/${p.partition}`, Number(p.high));
   const remaining = () => [...ends.values()].some((v) => v > 0);
   const reader = kafka.consumer({ groupId: `${prefix}reader`, maxWaitTimeInMs: 200 });
   await reader.connect();
   await reader.subscribe({
-    topics: [topics.gameResultsRejected, topics.deadLetter],
+    topics: [gameServer.rejections, topics.deadLetter],
     fromBeginning: true,
   });
   const done = new Promise<void>((resolve) => {

@@ -29,6 +29,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createServer } from 'node:net';
 import {
+  benchProducer,
   benchSetup,
   cpuSeconds,
   freshDatabase,
@@ -57,11 +58,17 @@ const db = await freshDatabase(databaseUrl);
 const admin = kafka.admin();
 await admin.connect();
 await admin.createTopics({ topics: topicLayout(prefix), waitForLeaders: true });
+const gameServer = await benchProducer(db, admin, prefix, [...ladderRegistry().keys()]);
 const child = spawnRatingService({ databaseUrl, prefix }, [], {
   env: { RATING_HTTP_PORT: String(metricsPort) },
 });
 const intake = spawn(process.execPath, ['dist/apps/intake-service/src/main.js'], {
-  env: { ...process.env, KAFKA_TOPIC_PREFIX: prefix, INTAKE_HTTP_PORT: '0' },
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    KAFKA_TOPIC_PREFIX: prefix,
+    INTAKE_HTTP_PORT: '0',
+  },
   stdio: 'ignore',
 });
 
@@ -174,8 +181,8 @@ await producer.connect();
  * Waits until one event sent to `topic` is committed or published (group joins, first fold): the
  * commit counts too, as the rules may void it (no rating change then).
  */
-async function warmUp(topic: string, n: number): Promise<void> {
-  const id = `warm-up-${n}`;
+async function warmUp(topic: string, n: number, idPrefix = ''): Promise<void> {
+  const id = `${idPrefix}warm-up-${n}`;
   await new Promise<void>((resolve) => {
     warm = { id, done: resolve };
     void producer.send({
@@ -255,10 +262,12 @@ const differences = (timing: Timing[], from: keyof Timing, to: keyof Timing) =>
   timing.flatMap((t) => (t[from] !== undefined && t[to] !== undefined ? [t[to] - t[from]] : []));
 
 /** One phase: `rate` events a second for `duration` seconds to `topic`, timed through each stage. */
-async function phase(name: string, topic: string, seed: number): Promise<void> {
+async function phase(name: string, topic: string, seed: number, idPrefix = ''): Promise<void> {
   timings = new Map();
   pollPeriods = [];
-  const events = generateEvents({ seed, events: rate * duration, days: 30 })[Symbol.iterator]();
+  const events = generateEvents({ seed, events: rate * duration, days: 30, idPrefix })[
+    Symbol.iterator
+  ]();
   const perTick = (rate * TICK_MS) / 1000;
   const metricsBefore = await scrape();
   const pids = [child.pid!, intake.pid!, process.pid, kafkaPid];
@@ -357,8 +366,8 @@ async function phase(name: string, topic: string, seed: number): Promise<void> {
 // Distinct seeds: the generator's ids are the seed and a serial, so the phases never collide.
 await warmUp(topics.ladderEvents, 1);
 await phase('ladder log', topics.ladderEvents, 7);
-await warmUp(topics.gameResults, 2);
-await phase('through the intake', topics.gameResults, 8);
+await warmUp(gameServer.topic, 2, `${gameServer.name}:`);
+await phase('through the intake', gameServer.topic, 8, `${gameServer.name}:`);
 polling = false;
 await poller;
 
@@ -369,7 +378,9 @@ for (const service of [child, intake]) {
 }
 await consumer.disconnect();
 await producer.disconnect();
-await admin.deleteTopics({ topics: Object.values(topics) });
+await admin.deleteTopics({
+  topics: [...Object.values(topics), gameServer.topic, gameServer.rejections],
+});
 await admin.disconnect();
 await db.destroy();
 await dropDatabase(databaseUrl);

@@ -17,9 +17,14 @@ bash deploy/install.sh
 bash deploy/infra-up.sh
 # shellcheck source=deploy/kafka/principal.sh
 source deploy/kafka/principal.sh
-# Topics and ACLs as the admin principal, the only one that may write them.
-(with_principal admin node bin/ranking.js setup)
+# Topics and ACLs as the admin principal, the only one that may write them; the simulator as a
+# producer of every ladder with its backfill (ADR 39), and a new password for it each run.
+(with_principal admin node bin/ranking.js setup --with-simulator)
 mkdir -p .run
+(
+  umask 077
+  with_principal admin node bin/ranking.js producer add simulator --rotate >.run/simulator-producer.json
+)
 export RANKING_TOURNAMENTS_FILE="${RANKING_TOURNAMENTS_FILE:-$ROOT/deploy/demo-tournaments.json}"
 pids=()
 names=()
@@ -61,7 +66,7 @@ if [[ ${#pids[@]} -eq 0 ]]; then
 fi
 # With the heap flag given, bin/ranking.js runs the CLI in this process (no re-executed child),
 # so the SIGTERM of the stop reaches it.
-start simulator with_principal simulator node "--max-old-space-size=${RANKING_HEAP_MB:-2048}" bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
+start simulator with_producer .run/simulator-producer.json node "--max-old-space-size=${RANKING_HEAP_MB:-2048}" bin/ranking.js simulate --rate "${SIMULATE_RATE:-20}" \
   --backfill-days "${SIMULATE_BACKFILL_DAYS:-3}" --tournaments "$RANKING_TOURNAMENTS_FILE"
 port="${HTTP_PORT:-3000}"
 for _ in $(seq 1 60); do

@@ -66,7 +66,8 @@ CONTROLLER_ADDR="127.0.0.1:${KAFKA_CONTROLLER_PORT:-9093}"
 SCRAM_MECHANISM="SCRAM-SHA-512"
 # The SCRAM principals: admin is a super user (bootstraps ACLs where there is no plain
 # listener); the others get exactly their ACLs (libs/kafka/src/acls.ts, written by `ranking setup`).
-SCRAM_USERS=(admin ops game-server simulator intake-service rating-service maintenance-service leaderboard-service)
+# Game servers are producers, each with a user `ranking producer add` makes (ADR 39).
+SCRAM_USERS=(admin ops intake-service rating-service maintenance-service leaderboard-service)
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx1g}"
 

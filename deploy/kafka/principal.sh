@@ -29,3 +29,21 @@ with_principal() {
   export KAFKA_SASL_USERNAME="${principal}"
   exec "$@"
 }
+
+# Runs a command as a producer (ADR 39) on the same listener, with the credentials
+# `ranking producer add` printed into FILE (its JSON object: kafka.username and kafka.password).
+#   ( with_producer .run/simulator-producer.json node bin/ranking.js simulate )
+with_producer() {
+  local file="$1"
+  shift
+  local fields
+  fields="$(node -e '
+    const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    if (!p.kafka || !p.kafka.password) { console.error(`no password in ${process.argv[1]}`); process.exit(1); }
+    console.log([p.kafka.username, p.kafka.password].join("\n"));
+  ' "${file}")" || exit 1
+  { read -r KAFKA_SASL_USERNAME; read -r KAFKA_SASL_PASSWORD; } <<<"${fields}"
+  export KAFKA_SASL_USERNAME KAFKA_SASL_PASSWORD KAFKA_SASL_MECHANISM=scram-sha-512
+  export KAFKA_BROKERS="${PRINCIPAL_BROKERS}" KAFKA_SSL=true KAFKA_SSL_CA_FILE="${PRINCIPAL_CA}"
+  exec "$@"
+}

@@ -98,7 +98,8 @@ describe('three-broker cluster (RF 3, min.insync.replicas 2), every service runn
     async (victim) => {
       const world = new LeaderboardWorld(ladders);
       await world.setUp();
-      const { messages } = gameServerStream(1000 + victim, EVENTS, 0);
+      const gs = await world.addProducer('gs');
+      const { messages } = gameServerStream(1000 + victim, EVENTS, 0, gs.name);
       const wave = (i: number) =>
         messages.slice(
           Math.floor((i * messages.length) / WAVES),
@@ -108,7 +109,7 @@ describe('three-broker cluster (RF 3, min.insync.replicas 2), every service runn
         waitFor(
           async () => {
             // A retry may send a chunk twice: the same event, which the fold ignores.
-            await world.publishResults(batch, patientKafka());
+            await world.publishResults(gs, batch, patientKafka());
             return true;
           },
           { timeout: 180_000, interval: 1000, what: 'the game servers to publish' },
@@ -150,7 +151,7 @@ describe('three-broker cluster (RF 3, min.insync.replicas 2), every service runn
         });
         await cluster('start-node', String(victim));
         for (let i = 7; i < WAVES; i++) await publish(wave(i));
-        await waitFor(() => world.intakeDrained(), {
+        await waitFor(() => world.intakeDrained(gs), {
           timeout: 300_000,
           interval: 500,
           what: `the intake to take every game (${statuses()})`,
@@ -184,7 +185,7 @@ describe('three-broker cluster (RF 3, min.insync.replicas 2), every service runn
         const produced = new Set<string>();
         const accepted = new Set<string>();
         for (const { value } of messages) {
-          if (!admission.admit(Buffer.from(value)).admitted) continue;
+          if (!admission.admit(Buffer.from(value), gs).admitted) continue;
           const result = offline.ingestLine(value);
           if (result.kind === 'accepted') accepted.add(result.event.id);
           const id = (JSON.parse(value) as { id?: unknown }).id;

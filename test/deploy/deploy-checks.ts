@@ -3,7 +3,6 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { Environment, loadEnvironment, OPTIONAL_VARIABLES } from '@ranking/config';
 import { PRINCIPALS, type Principal, producerPrincipal } from '@ranking/kafka';
-import { SIMULATOR_PRODUCER } from '../../apps/cli/src/simulator-producer.js';
 import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from '@ranking/operations';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
@@ -77,7 +76,8 @@ const SERVICE_PRINCIPALS: Readonly<Record<ServiceName, Principal>> = {
 export function principalOf(role: Role): string {
   if (role.kind === 'service') return SERVICE_PRINCIPALS[role.service];
   if (role.command === 'setup') return PRINCIPALS.admin;
-  if (role.command === 'simulate') return producerPrincipal(SIMULATOR_PRODUCER);
+  // `ranking simulate` publishes as the producer `simulator` (apps/cli/src/simulator-producer.ts).
+  if (role.command === 'simulate') return producerPrincipal('simulator');
   return PRINCIPALS.ops;
 }
 

@@ -185,14 +185,20 @@ describe(`intake service (real Kafka and PostgreSQL; seed ${SEED}, replay with R
         producer,
         events.map((e) => ({ key: String(e.ladder), value: JSON.stringify(e) })),
       );
-    const stored = async (...ids: string[]) =>
-      (await world.db.query('SELECT event_id FROM event_store WHERE event_id = ANY($1)', [ids]))
-        .map((r: { event_id: string }) => r.event_id)
-        .sort();
-    const reasons = async (producer: TestProducer) =>
+    const stored = async (...ids: string[]): Promise<string[]> => {
+      const rows: { event_id: string }[] = await world.db.query(
+        'SELECT event_id FROM event_store WHERE event_id = ANY($1)',
+        [ids],
+      );
+      return rows.map((r) => r.event_id).sort();
+    };
+    const reasons = async (producer: TestProducer): Promise<[string, unknown][]> =>
       [...(await readTopics(world.kafka, [producer.rejections])).get(producer.rejections)!.values()]
         .flat()
-        .map((m) => [JSON.parse(m.value!.toString()).id, m.headers['x-reject-reason']]);
+        .map((m) => [
+          (JSON.parse(m.value!.toString()) as { id: string }).id,
+          m.headers['x-reject-reason'],
+        ]);
     try {
       await send(
         gomoku,
@@ -258,7 +264,7 @@ describe(`intake service (real Kafka and PostgreSQL; seed ${SEED}, replay with R
       );
       // Removed: its topic is left as it is, nothing more of it is moved.
       await world.db.query("DELETE FROM producers WHERE name = 'xiangqi-1'");
-      await waitFor(async () => intake.output.includes('producer xiangqi-1 removed'), {
+      await waitFor(() => intake.output.includes('producer xiangqi-1 removed'), {
         timeout: 30_000,
         interval: 100,
         what: 'the intake to leave the producer',

@@ -8,6 +8,7 @@ import {
   penaltyEvent,
   readTopics,
   type ServiceProcess,
+  type TestProducer,
   type TopicMessage,
   waitFor,
 } from '@ranking/testing';
@@ -47,8 +48,17 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
     });
     return JSON.parse(stdout);
   };
-  const issue = async (service: string, ladders = 'igame-gomoku,qq-gomoku'): Promise<string> =>
-    (await cli('issue', '--service', service, '--ladders', ladders)).token as string;
+  /** The world's producers by name (ADR 39): each test's game server is one. */
+  const producers = new Map<string, TestProducer>();
+  /** The producer the ids of `id()` are of: the one `issue` issued a token for last. */
+  let producer = 'gs';
+  /** A producer of these ladders (added once) and a token of it, issued by the CLI. */
+  const issue = async (name: string, ladders = 'igame-gomoku,qq-gomoku'): Promise<string> => {
+    if (!producers.has(name))
+      producers.set(name, await world.addProducer(name, ladders.split(',')));
+    producer = name;
+    return (await cli('issue', '--producer', name)).token as string;
+  };
 
   const call = async (
     method: 'GET' | 'POST',
@@ -94,10 +104,12 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
   const status = (token: string | undefined, id: string) =>
     call('GET', `/v1/events/${encodeURIComponent(id)}`, { token });
 
-  /** Every message on the intake topic, in partition and offset order. */
+  /** Every message on the producers' intake topics, in topic, partition and offset order. */
   const intakeMessages = async (): Promise<TopicMessage[]> => {
-    const read = await readTopics(world.kafka, [world.topics.gameResults]);
-    return [...read.get(world.topics.gameResults)!.values()].flat();
+    const topics = world.producers.map((p) => p.topic);
+    if (topics.length === 0) return [];
+    const read = await readTopics(world.kafka, topics);
+    return topics.flatMap((t) => [...read.get(t)!.values()].flat());
   };
   const storedIds = async (): Promise<string[]> =>
     (
@@ -113,8 +125,8 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
       },
       { timeout: 60_000, interval: 200, what: `${ids.length} events applied` },
     );
-  /** A unique id for this run's events. */
-  const id = (name: string) => `gs:${name}-${++run}`;
+  /** A unique id for this run's events, in the namespace of the producer of the last token. */
+  const id = (name: string) => `${producer}:${name}-${++run}`;
 
   beforeAll(async () => {
     await world.setUp();
@@ -227,14 +239,14 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
         status: 'repeat',
       })),
     });
-    const inRequest = await post(token, [game(id('dup')), game(`gs:dup-${run}`)]);
+    const inRequest = await post(token, [game(id('dup')), game(`${producer}:dup-${run}`)]);
     expect((inRequest.body.events as { status: string }[]).map((e) => e.status)).toEqual([
       'accepted',
       'repeat',
     ]);
     const after = await intakeMessages();
     expect(after.length).toBe(before.length + 1);
-    await applied([`gs:dup-${run}`]);
+    await applied([`${producer}:dup-${run}`]);
     const stored = await storedIds();
     for (const g of games) expect(stored.filter((s) => s === g.id)).toHaveLength(1);
   });
@@ -251,6 +263,7 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
     const privileged = penaltyEvent(id('penalty'));
     const reserved = game(`period.closed:${id('reserved')}`);
     const oversized = game(id('big'), { note: 'x'.repeat(70_000) });
+    const foreign = game(`gomoku-z:${id('foreign')}`);
     const before = (await intakeMessages()).length;
     const answer = await post(token, [
       good,
@@ -259,9 +272,10 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
       reserved,
       'not an event',
       oversized,
+      foreign,
     ]);
     expect(answer.status).toBe(400);
-    expect(answer.body.detail).toMatch(/^5 of 6 events were refused/);
+    expect(answer.body.detail).toMatch(/^6 of 7 events were refused/);
     expect(answer.body.errors).toEqual([
       expect.objectContaining({
         name: '/1',
@@ -273,6 +287,8 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
       expect.objectContaining({ name: '/3', id: reserved.id, code: 'not-permitted' }),
       expect.objectContaining({ name: '/4', code: 'invalid-event' }),
       expect.objectContaining({ name: '/5', code: 'invalid-event' }),
+      // Another producer's namespace (ADR 39).
+      expect.objectContaining({ name: '/6', id: foreign.id, code: 'not-permitted' }),
     ]);
     expect(answer.body.errors[3].id).toBeUndefined();
     expect((await intakeMessages()).length).toBe(before);
@@ -297,11 +313,13 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
   it('Given an id already applied from the Kafka intake, When a different event is posted under it, Then the status says ignored-as-repeat and the stored event stays', async () => {
     const token = await issue('gomoku-e');
     const original = game(id('first'), { moves: 50 });
-    await world.publishResults([{ key: 'igame-gomoku', value: JSON.stringify(original) }]);
+    // The producer's own game server sends it over Kafka first.
+    const gomokuE = producers.get('gomoku-e')!;
+    await world.publishResults(gomokuE, [{ key: 'igame-gomoku', value: JSON.stringify(original) }]);
     await applied([original.id as string]);
     const other = { ...original, moves: 60 };
     expect((await post(token, other)).body.events[0].status).toBe('accepted');
-    await waitFor(() => world.intakeDrained(), {
+    await waitFor(() => world.intakeDrained(gomokuE), {
       timeout: 60_000,
       interval: 200,
       what: 'the intake',
@@ -315,31 +333,71 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
     expect(row!.payload).toBe(JSON.stringify(original));
   });
 
-  it('Given two services, Then each reads its own events only: another service’s is 403, a ladder outside the token 403, an unknown id 404', async () => {
-    const mine = await issue('gomoku-f');
+  it('Given two producers, Then each reads the ids of its own namespace only: another producer’s is 403 whatever is known of it, a ladder outside the token 403, an unknown id of its own 404', async () => {
     const theirs = await issue('gomoku-g');
-    const xiangqi = await issue('xiangqi-h', 'qq-xiangqi');
+    const mine = await issue('gomoku-f');
+    const xiangqi = await cli('issue', '--producer', 'gomoku-f', '--ladders', 'qq-gomoku');
     const g = game(id('own'));
     expect((await post(mine, g)).status).toBe(202);
     await applied([g.id as string]);
     expect((await status(mine, g.id as string)).body.status).toBe('applied');
     const other = await status(theirs, g.id as string);
     expect(other.status).toBe(403);
-    expect(other.body.detail).toContain('another service');
-    // An event that came by Kafka: readable by the tokens of its ladder only.
+    expect(other.body.detail).toContain('not in the namespace of the producer gomoku-g');
+    // An event that came by Kafka, on its producer's topic: readable by its producer's tokens.
     const viaKafka = game(id('kafka'));
-    await world.publishResults([{ key: 'igame-gomoku', value: JSON.stringify(viaKafka) }]);
+    await world.publishResults(producers.get('gomoku-f')!, [
+      { key: 'igame-gomoku', value: JSON.stringify(viaKafka) },
+    ]);
     await applied([viaKafka.id as string]);
-    expect((await status(theirs, viaKafka.id as string)).body.status).toBe('applied');
-    expect((await status(xiangqi, viaKafka.id as string)).status).toBe(403);
-    const missing = await status(mine, 'gs:never-sent');
+    expect((await status(mine, viaKafka.id as string)).body.status).toBe('applied');
+    expect((await status(theirs, viaKafka.id as string)).status).toBe(403);
+    // A token of the same producer for another of its ladders: not this game's.
+    expect((await status(xiangqi.token, viaKafka.id as string)).status).toBe(403);
+    const missing = await status(mine, 'gomoku-f:never-sent');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ status: 404, instance: '/v1/events/gs%3Anever-sent' });
+    expect(missing.body).toMatchObject({
+      status: 404,
+      instance: '/v1/events/gomoku-f%3Anever-sent',
+    });
+  });
+
+  it('Given the attacks of before (issue 42), Then a producer can neither take another’s id first nor read another ladder’s events through a refused element', async () => {
+    const a = await issue('probe-a', 'igame-gomoku');
+    const b = await issue('probe-b', 'qq-gomoku');
+    // A posts B's predictable next id for its own ladder: not-permitted, and no receipt.
+    const squatted = game('probe-b:g-5480');
+    const squat = await post(a, squatted);
+    expect(squat.status).toBe(400);
+    expect(squat.body.errors).toEqual([
+      expect.objectContaining({ id: 'probe-b:g-5480', code: 'not-permitted' }),
+    ]);
+    expect(
+      await world.db.query('SELECT 1 FROM ingest_receipts WHERE event_id = $1', ['probe-b:g-5480']),
+    ).toEqual([]);
+    // B's real game under that id is accepted, sent and applied, and B reads it.
+    const real = game('probe-b:g-5480', { ladder: 'qq-gomoku' });
+    const sent = await post(b, real);
+    expect(sent.status).toBe(202);
+    expect(sent.body.events).toEqual([{ index: 0, id: 'probe-b:g-5480', status: 'accepted' }]);
+    await applied(['probe-b:g-5480']);
+    expect((await status(b, 'probe-b:g-5480')).body.status).toBe('applied');
+    expect((await status(a, 'probe-b:g-5480')).status).toBe(403);
+    // A refused element under a reserved id leaves no receipt, and reading it stays refused.
+    const close = 'period.closed:qq-gomoku:daily:2026-12-04';
+    expect((await post(a, [{ id: close }])).status).toBe(400);
+    expect(
+      await world.db.query('SELECT 1 FROM ingest_receipts WHERE event_id = $1', [close]),
+    ).toEqual([]);
+    const read = await status(a, close);
+    expect(read.status).toBe(403);
+    expect(read.body.detail).toContain('reserved');
   });
 
   it('Given a token, When it is rotated (a second one issued, the first revoked) with no restart, Then the first is refused from the next request and the second goes on', async () => {
-    const first = await cli('issue', '--service', 'gomoku-i', '--ladders', 'igame-gomoku');
-    const second = await cli('issue', '--service', 'gomoku-i', '--ladders', 'igame-gomoku');
+    await issue('gomoku-i', 'igame-gomoku');
+    const first = await cli('issue', '--producer', 'gomoku-i');
+    const second = await cli('issue', '--producer', 'gomoku-i');
     const g = game(id('rotated'));
     expect((await post(first.token, g)).status).toBe(202);
     expect((await cli('revoke', first.tokenId)).revoked).toBe(true);
@@ -347,10 +405,10 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toContain('revoked');
     expect((await post(second.token, game(id('next')))).status).toBe(202);
-    // The service's receipts are its own, whichever of its tokens asks.
+    // The producer's receipts are its own, whichever of its tokens asks.
     expect((await status(second.token, g.id as string)).status).toBe(200);
-    const listed = ((await cli('list')).tokens as { service: string }[]).filter(
-      (t) => t.service === 'gomoku-i',
+    const listed = ((await cli('list')).tokens as { service: string; tokenId: string }[]).filter(
+      (t) => t.service === 'gomoku-i' && [first.tokenId, second.tokenId].includes(t.tokenId),
     );
     expect(listed).toEqual([
       expect.objectContaining({
@@ -389,7 +447,7 @@ describe('HTTP ingestion: POST /v1/games and GET /v1/events/:id', () => {
     const before = (await intakeMessages()).length;
     const many = await post(
       token,
-      Array.from({ length: 501 }, (_, n) => game(`gs:many-${run}-${n}`)),
+      Array.from({ length: 501 }, (_, n) => game(`${producer}:many-${run}-${n}`)),
     );
     expect(many.status).toBe(413);
     expect(many.body.detail).toContain('at most 500 events');

@@ -14,6 +14,7 @@ import {
 } from '@ranking/kafka';
 import { TEST_ENV } from './environment.js';
 import { testKafka } from './kafka.js';
+import { waitFor } from './wait-for.js';
 
 let passwords: Record<string, string> | undefined;
 
@@ -84,9 +85,25 @@ export async function producerConnection(
   const username = producerPrincipal(producer);
   await upsertScramUser(testKafka(), username, password);
   const sasl = { mechanism: 'scram-sha-512' as const, username, password };
-  return options.tls
+  const connection = options.tls
     ? { ...principalTlsConnection('admin'), sasl }
     : { brokers: TEST_ENV.kafkaSaslBrokers, sasl };
+  // The controller has the credential when the call returns; a broker applies it a moment later.
+  await waitFor(
+    async () => {
+      const admin = kafkaClient(connection, `test-login-${producer}`).admin();
+      try {
+        await admin.connect();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await admin.disconnect();
+      }
+    },
+    { timeout: 30_000, interval: 200, what: `the login of ${username}` },
+  );
+  return connection;
 }
 
 /** The ACLs of a test's topics and groups, and of its producers. */

@@ -16,7 +16,7 @@ import {
   type Sql,
 } from '@ranking/persistence';
 import { type LadderConfig, ReplayEngine } from '@ranking/rating';
-import type { Kafka } from 'kafkajs';
+import type { ITopicConfig, Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { testKafka, uniqueName } from './kafka.js';
 import { collectText } from './collect-text.js';
@@ -65,23 +65,31 @@ export class RatingScenario {
     this.database = await (this.options.database ?? createTestDatabase)();
     this.db = createDataSource(this.database.url, 'test-scenario');
     await this.db.initialize();
+    await this.createTopics(topicLayout(this.prefix));
+  }
+
+  /** Creates topics and waits for their leaders (on a cluster too). */
+  private async createTopics(layout: ITopicConfig[]): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      await admin.createTopics({ topics: topicLayout(this.prefix), waitForLeaders: true });
+      await admin.createTopics({ topics: layout, waitForLeaders: true });
     } catch (error) {
       // On a cluster, kafkajs's leader check may ask a broker that has not yet heard of the new
       // topics (UNKNOWN_TOPIC_OR_PARTITION, which it does not retry): wait for the leaders here.
       if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
       await waitFor(
         async () => {
-          const { topics } = await admin.fetchTopicMetadata({ topics: Object.values(this.topics) });
+          const { topics } = await admin.fetchTopicMetadata({
+            topics: layout.map((t) => t.topic),
+          });
           return topics.every((t) => t.partitions.every((p) => p.leader >= 0));
         },
         { timeout: 30_000, interval: 250, what: 'the new topics to have leaders' },
       );
+    } finally {
+      await admin.disconnect();
     }
-    await admin.disconnect();
   }
 
   async tearDown(): Promise<void> {
@@ -107,16 +115,7 @@ export class RatingScenario {
     name = `gs-${uniqueName('p').slice(-8).toLowerCase()}`,
     ladders: readonly string[] = [...this.ladders.keys()],
   ): Promise<TestProducer> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      await admin.createTopics({
-        topics: producerTopicLayout(name, this.prefix),
-        waitForLeaders: true,
-      });
-    } finally {
-      await admin.disconnect();
-    }
+    await this.createTopics(producerTopicLayout(name, this.prefix));
     await new ProducerRepository(this.sql).upsert(name, ladders);
     const topics = producerTopicNames(name, this.prefix);
     const producer = { name, ladders, topic: topics.intake, rejections: topics.rejections };

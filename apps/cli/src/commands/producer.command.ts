@@ -79,26 +79,27 @@ interface AddFlags {
   name: 'add',
   arguments: '<name>',
   description:
-    'add a producer (or set its ladders): --ladders A,B [--rotate]; prints its credentials once',
+    'add a producer (or set its ladders): --ladders A,B [--rotate]; prints its credentials once (--ladders may be left out for one that exists)',
 })
 export class ProducerAddCommand extends CommandRunner {
   async run([name]: string[], flags: AddFlags): Promise<void> {
     const problem = producerNameProblem(name ?? '');
     if (problem !== null) throw new Error(problem);
-    const ladders = [...new Set((flags.ladders ?? '').split(',').filter((l) => l !== ''))].sort();
-    if (ladders.length === 0)
-      throw new Error('producer add needs --ladders A,B: the ladders the producer may write');
-    const env = loadEnvironment();
-    const known = loadLadders(env);
-    const unknown = ladders.filter((l) => !known.has(l));
+    const given = [...new Set((flags.ladders ?? '').split(',').filter((l) => l !== ''))].sort();
+    const known = loadLadders(loadEnvironment());
+    const unknown = given.filter((l) => !known.has(l));
     if (unknown.length > 0)
       throw new Error(
         `--ladders: no ladder ${unknown.join(', ')}; known: ${[...known.keys()].join(', ')}`,
       );
-    const producer: Producer = { name: name!, ladders };
     await withRegistry(async (env, db, kafka) => {
       const repository = new ProducerRepository(sqlOf(db.manager));
-      const before = await repository.get(producer.name);
+      const before = await repository.get(name!);
+      // Without --ladders, a producer keeps its own (e.g. --rotate alone).
+      const ladders = given.length > 0 ? given : [...(before?.ladders ?? [])];
+      if (ladders.length === 0)
+        throw new Error('producer add needs --ladders A,B: the ladders the producer may write');
+      const producer: Producer = { name: name!, ladders };
       await grantAll(env, kafka, await repository.list(), producer);
       const fresh = before === null || flags.rotate === true;
       const password = fresh ? randomBytes(24).toString('base64url') : null;
