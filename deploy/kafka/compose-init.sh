@@ -36,10 +36,9 @@ fi
   echo 'KafkaServer {'
   echo '  org.apache.kafka.common.security.plain.PlainLoginModule required'
   # The principals of deploy/docker-compose.yml's containers (libs/kafka/src/acls.ts), and the
-  # simulator's as the producer it is (ADR 39; KAFKA_SIMULATOR_PASSWORD).
+  # simulator's as the producer it is (ADR 39; KAFKA_PRODUCER_SIMULATOR_PASSWORD).
   for user in admin producer-simulator intake-service rating-service maintenance-service leaderboard-service; do
-    base="${user#producer-}"
-    variable="KAFKA_$(echo "${base%-service}" | tr 'a-z-' 'A-Z_')_PASSWORD"
+    variable="KAFKA_$(echo "${user%-service}" | tr 'a-z-' 'A-Z_')_PASSWORD"
     [[ -n "${!variable:-}" ]] || { echo "kafka-init: ${variable} is not set (deploy/.env)" >&2; exit 1; }
     printf '  user_%s="%s"\n' "${user}" "${!variable}"
   done

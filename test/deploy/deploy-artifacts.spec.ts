@@ -333,7 +333,7 @@ describe('deploy/docker-compose.yml', () => {
       'rating-service': 'rating-service',
       'maintenance-service': 'maintenance-service',
       'leaderboard-service': 'leaderboard-service',
-      simulator: 'simulator',
+      simulator: 'producer-simulator',
     });
     expect(composeProblems(COMPOSE, compose, image)).toEqual([]);
   });
@@ -358,7 +358,7 @@ describe('deploy/docker-compose.yml', () => {
       `${at} maintenance-service: kafka-init is not given KAFKA_MAINTENANCE_PASSWORD`,
       `${at} simulator: game-server is no user in the broker's JAAS file (deploy/kafka/compose-init.sh)`,
       `${at} simulator: kafka-init is not given KAFKA_GAME_SERVER_PASSWORD`,
-      `${at} simulator: Kafka principal game-server, not simulator`,
+      `${at} simulator: Kafka principal game-server, not producer-simulator`,
     ]);
   });
 
