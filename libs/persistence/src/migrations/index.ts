@@ -19,6 +19,7 @@ import { HistoryEventInstantIndex1765800000000 } from './1765800000000-history-e
 import { RedrivenDeadLetters1765900000000 } from './1765900000000-redriven-dead-letters.js';
 import { HttpIngestion1766000000000 } from './1766000000000-http-ingestion.js';
 import { TokenScopes1766100000000 } from './1766100000000-token-scopes.js';
+import { IngestionHardening1766300000000 } from './1766300000000-ingestion-hardening.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   RedrivenDeadLetters1765900000000,
   HttpIngestion1766000000000,
   TokenScopes1766100000000,
+  IngestionHardening1766300000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
