@@ -292,6 +292,7 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
       ladders: [LADDER],
       digest: issued.digest,
       expiresAt: null,
+      issuedBy: 'conventions-suite',
     });
     const bearer = { authorization: `Bearer ${issued.token}` };
     const game = JSON.parse(

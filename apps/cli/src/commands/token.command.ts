@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { issueServiceToken, TOKEN_SCOPES, type TokenScope } from '@ranking/ingestion';
 import { createDataSource, ServiceTokenRepository } from '@ranking/persistence';
@@ -7,6 +8,23 @@ import { instantFlag } from '../instant-flag.js';
 
 /** A service name: what an operator and the receipts call a game server. */
 const SERVICE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** How long a token works unless `--expires` or `--no-expiry` says otherwise (ADR 42). */
+export const DEFAULT_TOKEN_DAYS = 90;
+
+/** Who issues a token: 1-128 characters, none of them a control character. */
+const OPERATOR = /^[^\p{Cc}]{1,128}$/u;
+
+/** The operator's name from the environment: $USER, else the OS account running the CLI. */
+function osUser(): string | undefined {
+  if (process.env.USER) return process.env.USER;
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    // A uid without an account (a container): the operator must say who they are.
+    return undefined;
+  }
+}
 
 async function withTokens<T>(
   name: string,
@@ -31,6 +49,26 @@ interface IssueFlags {
   ladders?: string;
   scope?: string;
   expires?: string;
+  /** false with --no-expiry. */
+  expiry?: boolean;
+  issuedBy?: string;
+}
+
+/**
+ * When the token stops working: `--expires INSTANT`, never with `--no-expiry` (a choice to
+ * make explicitly), else DEFAULT_TOKEN_DAYS from now.
+ */
+function expiryOf(flags: IssueFlags, now: number): Date | null {
+  if (flags.expiry === false) {
+    if (flags.expires !== undefined)
+      throw new Error('--expires and --no-expiry contradict each other: give one');
+    return null;
+  }
+  if (flags.expires === undefined) return new Date(now + DEFAULT_TOKEN_DAYS * 86_400_000);
+  const expiresAt = new Date(instantFlag('--expires', flags.expires));
+  if (expiresAt.getTime() <= now)
+    throw new Error(`--expires ${flags.expires}: must be in the future`);
+  return expiresAt;
 }
 
 /**
@@ -39,8 +77,7 @@ interface IssueFlags {
  */
 @SubCommand({
   name: 'issue',
-  description:
-    'issue a service token for POST /v1/games: --service NAME --ladders A,B [--expires INSTANT]',
+  description: `issue a service token for POST /v1/games: --service NAME --ladders A,B [--expires INSTANT | --no-expiry] [--issued-by NAME]; it expires in ${DEFAULT_TOKEN_DAYS} days unless said`,
 })
 export class TokenIssueCommand extends CommandRunner {
   async run(_args: string[], flags: IssueFlags): Promise<void> {
@@ -58,10 +95,12 @@ export class TokenIssueCommand extends CommandRunner {
       throw new Error(
         `--ladders: no ladder ${unknown.join(', ')}; known: ${[...known.keys()].join(', ')}`,
       );
-    const expiresAt =
-      flags.expires === undefined ? null : new Date(instantFlag('--expires', flags.expires));
-    if (expiresAt !== null && expiresAt.getTime() <= Date.now())
-      throw new Error(`--expires ${flags.expires}: must be in the future`);
+    const expiresAt = expiryOf(flags, Date.now());
+    const issuedBy = flags.issuedBy ?? osUser();
+    if (issuedBy === undefined)
+      throw new Error('token issue needs --issued-by NAME: no $USER nor OS account names you');
+    if (!OPERATOR.test(issuedBy))
+      throw new Error(`--issued-by ${JSON.stringify(issuedBy)}: 1-128 characters, no control ones`);
     const scopes = (flags.scope ?? 'ingest').split(',').filter((s) => s !== '');
     const unknownScopes = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
     if (scopes.length === 0 || unknownScopes.length > 0)
@@ -75,10 +114,19 @@ export class TokenIssueCommand extends CommandRunner {
         scopes: scopes as TokenScope[],
         digest: issued.digest,
         expiresAt,
+        issuedBy,
       }),
     );
     process.stderr.write('the token is shown once: store it in its holder’s secrets now\n');
-    print({ tokenId: issued.tokenId, service, ladders, scopes, expiresAt, token: issued.token });
+    print({
+      tokenId: issued.tokenId,
+      service,
+      ladders,
+      scopes,
+      expiresAt,
+      issuedBy,
+      token: issued.token,
+    });
   }
 
   @Option({ flags: '--service <name>', description: 'the game server the token is for' })
@@ -100,8 +148,24 @@ export class TokenIssueCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--expires <instant>', description: 'RFC 3339 instant it stops working' })
+  @Option({
+    flags: '--expires <instant>',
+    description: `RFC 3339 instant it stops working (default: ${DEFAULT_TOKEN_DAYS} days from now)`,
+  })
   parseExpires(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--no-expiry', description: 'a token that never expires (revoke it by hand)' })
+  parseNoExpiry(): boolean {
+    return false;
+  }
+
+  @Option({
+    flags: '--issued-by <name>',
+    description: 'the operator issuing it, kept with the token (default: $USER or the OS account)',
+  })
+  parseIssuedBy(value: string): string {
     return value;
   }
 }
@@ -120,8 +184,14 @@ export class TokenRevokeCommand extends CommandRunner {
   }
 }
 
-/** `ranking token list`: every token, without secrets: whom, which ladders, when last used. */
-@SubCommand({ name: 'list', description: 'list service tokens (ids, services, ladders, last use)' })
+/**
+ * `ranking token list`: every token, without secrets: whom, which ladders, who issued it, when
+ * it expires and was last used.
+ */
+@SubCommand({
+  name: 'list',
+  description: 'list service tokens (ids, services, ladders, issuer, expiry, last use)',
+})
 export class TokenListCommand extends CommandRunner {
   async run(): Promise<void> {
     print({ tokens: await withTokens('ranking-token', (tokens) => tokens.list()) });
