@@ -11,12 +11,11 @@ import { EventsController } from './events.controller.js';
 import { GamesController } from './games.controller.js';
 import { IntakeWriter } from './intake-writer.js';
 import { ReceiptRetention } from './receipt-retention.js';
-import { ServiceTokenGuard } from './service-token.guard.js';
 
 /**
  * The game servers' way in over HTTP (ADR 34): POST /v1/games onto the intake topic, GET
- * /v1/events/:id, both for service tokens only. Its queries run on the API's pool; the
- * receipts' retention (ReceiptRetention) on the background one.
+ * /v1/events/:id, both for service tokens only (guardTokenRoutes). Its queries run on the API's
+ * pool; the receipts' retention (ReceiptRetention) on the background one.
  */
 @Module({
   controllers: [GamesController, EventsController],
@@ -42,7 +41,6 @@ import { ServiceTokenGuard } from './service-token.guard.js';
       useFactory: (db: DataSource) => new IngestReceiptRepository(sqlOf(db.manager)),
     },
     ReceiptRetention,
-    ServiceTokenGuard,
   ],
 })
 export class IngestionModule {}
