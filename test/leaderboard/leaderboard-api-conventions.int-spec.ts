@@ -284,14 +284,17 @@ describe('leaderboard API conventions: /v1, problem details, request ids, cachin
       path,
       init: { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body },
     });
-    // The game servers' routes (ADR 34) take a service token.
+    // The game servers' routes (ADR 34) take a service token, a producer's (ADR 39).
+    await world.addProducer('conventions', [LADDER]);
     const issued = issueServiceToken();
     await new ServiceTokenRepository(world.sql).issue({
       tokenId: issued.tokenId,
       service: 'conventions',
+      producer: 'conventions',
       ladders: [LADDER],
       digest: issued.digest,
       expiresAt: null,
+      issuedBy: 'conventions-suite',
     });
     const bearer = { authorization: `Bearer ${issued.token}` };
     const game = JSON.parse(

@@ -1,49 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { generateEvents } from '@ranking/generator';
 import { ladderRegistry } from '@ranking/rating';
-import { waitFor } from '@ranking/testing';
+import { PrivateRedis, waitFor } from '@ranking/testing';
 import { Redis } from 'ioredis';
 import { freePort, LeaderboardWorld } from './leaderboard-world.js';
 import { OpenApiAnswers } from './openapi-answers.js';
-
-/** A Redis of this test's own, so it can be flushed and stopped without touching the shared one. */
-class PrivateRedis {
-  private child: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    await waitFor(
-      async () => {
-        const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-        try {
-          await probe.connect();
-          return (await probe.ping()) === 'PONG';
-        } finally {
-          probe.disconnect();
-        }
-      },
-      { what: 'the private Redis' },
-    );
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    this.child = null;
-  }
-}
 
 describe('leaderboard service when Redis loses its data or goes away', () => {
   const ladders = ladderRegistry();

@@ -41,6 +41,7 @@ describe('integrity review: the routes behind a review token, and the page', () 
       scopes,
       digest: issued.digest,
       expiresAt: null,
+      issuedBy: 'review-suite',
     });
     return issued.token;
   };

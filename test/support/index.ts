@@ -15,5 +15,6 @@ export * from './sized-value.js';
 export * from './instant-edges.js';
 export * from './kafka-refusal.js';
 export * from './private-postgres.js';
+export * from './private-redis.js';
 export * from './game-result.js';
 export * from './postgres-ha.js';

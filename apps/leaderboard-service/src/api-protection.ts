@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { Environment } from '@ranking/config';
 import { PROBE_PATHS } from '@ranking/operations';
-import type { RedisClient } from '@ranking/redis';
-import { SUBMISSION_PATH } from './ingestion/ingestion-limits.js';
+import { isRedisAway, type RedisClient } from '@ranking/redis';
+import { grantOf } from './ingestion/service-token-hook.js';
 import { Metrics } from './ops/metrics.js';
 
 /** Orchestrators and Prometheus poll these from a few addresses: never limited. */
@@ -36,6 +35,26 @@ const CONTENT_SECURITY_POLICY = {
   },
 };
 
+/** An HttpException: Nest's error handler answers whatever a hook throws, as it does a route. */
+const tooMany = (max: number, who: string, after: string) =>
+  new HttpException(
+    HttpException.createBody(
+      `over ${max} requests a minute from this ${who}; retry in ${after}`,
+      'Too Many Requests',
+      HttpStatus.TOO_MANY_REQUESTS,
+    ),
+    HttpStatus.TOO_MANY_REQUESTS,
+  );
+
+/** What protectApi leaves to the token-holders' routes (guardTokenRoutes). */
+export interface ApiProtection {
+  /**
+   * POST /v1/games' limit per token (INGEST_REQUESTS_PER_MINUTE), an onRequest hook to run
+   * once the token is authenticated; null when that limit is off.
+   */
+  readonly perToken: onRequestAsyncHookHandler | null;
+}
+
 /**
  * The public API's protection, from the validated environment: security headers on every
  * answer (helmet), CORS for CORS_ORIGINS only (none by default), and RATE_LIMIT_PER_MINUTE
@@ -44,30 +63,23 @@ const CONTENT_SECURITY_POLICY = {
  * TRUST_PROXY decides it (X-Forwarded-For only from the proxies named there), an IPv6 address
  * counted by its /64 (a host may use any address of its network). The counts live in Redis
  * (one key per client and minute, under REDIS_KEY_PREFIX), so every replica enforces one limit
- * together; while Redis is away requests are let through (the API answers 503 then anyway).
- * POST /v1/games is also limited per token, to INGEST_REQUESTS_PER_MINUTE (ADR 34).
+ * together. While Redis is away the per-client limit lets requests through: the public reads
+ * stay up as far as PostgreSQL serves them (boards in Redis answer 503 anyway), and nothing is
+ * written. The per-token limit of POST /v1/games (ADR 34, 42) fails closed instead: see
+ * perTokenLimit.
  */
 export async function protectApi(
   app: NestFastifyApplication,
   env: Environment,
   redis: RedisClient,
-): Promise<void> {
+): Promise<ApiProtection> {
   await app.register(helmet, { contentSecurityPolicy: CONTENT_SECURITY_POLICY });
   const origins = env.CORS_ORIGINS.split(',').filter((origin) => origin !== '');
   if (origins.length > 0)
     await app.register(cors, { origin: origins, methods: ['GET', 'HEAD'], maxAge: 600 });
-  if (env.RATE_LIMIT_PER_MINUTE === 0 && env.INGEST_REQUESTS_PER_MINUTE === 0) return;
+  if (env.RATE_LIMIT_PER_MINUTE === 0 && env.INGEST_REQUESTS_PER_MINUTE === 0)
+    return { perToken: null };
   const metrics = app.get(Metrics);
-  const tooMany = (max: number, who: string, after: string) =>
-    // An HttpException: Nest's error handler answers whatever a hook throws, as it does a route.
-    new HttpException(
-      HttpException.createBody(
-        `over ${max} requests a minute from this ${who}; retry in ${after}`,
-        'Too Many Requests',
-        HttpStatus.TOO_MANY_REQUESTS,
-      ),
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
   await app.register(rateLimit, {
     // Added below as hooks of the whole server rather than per route, so unknown paths (404s)
     // count too.
@@ -90,27 +102,51 @@ export async function protectApi(
         errorResponseBuilder: (_request, context) => tooMany(context.max, 'client', context.after),
       }),
     );
-  if (env.INGEST_REQUESTS_PER_MINUTE > 0)
-    fastify.addHook(
-      'onRequest',
-      fastify.rateLimit({
-        max: env.INGEST_REQUESTS_PER_MINUTE,
-        allowList: (request) => !isSubmission(request),
-        // By the token presented (its digest: no secret in Redis), before it is checked: an
-        // unknown token is refused 401, and its client stays within its own limit (above).
-        keyGenerator: (request) => `ingest:${submitterKey(request)}`,
-        errorResponseBuilder: (_request, context) => tooMany(context.max, 'token', context.after),
-      }),
-    );
+  return {
+    perToken:
+      env.INGEST_REQUESTS_PER_MINUTE > 0
+        ? perTokenLimit(fastify, env.INGEST_REQUESTS_PER_MINUTE, metrics)
+        : null,
+  };
 }
 
-/** POST /v1/games: limited per token as well as per client. */
-const isSubmission = (request: FastifyRequest): boolean =>
-  request.method === 'POST' && request.url.split('?', 1)[0] === SUBMISSION_PATH;
-
-const submitterKey = (request: FastifyRequest): string => {
-  const header = request.headers.authorization;
-  return header === undefined
-    ? `ip:${request.ip}`
-    : createHash('sha256').update(header).digest('base64url');
-};
+/**
+ * `max` requests a minute per token, counted by the token's id after it was authenticated: an
+ * unknown token never reaches it (401 first, its client held by the per-client limit), and
+ * `Bearer rk_…` and `bearer  rk_…` are one token, one budget. Counted in Redis under
+ * REDIS_KEY_PREFIX, so every replica enforces one limit together. It fails closed: while Redis
+ * is away a game server is answered 503 with Retry-After and nothing is sent, rather than its
+ * limit lapsing; a game server retries, and no event is lost. A fault of another kind is a 500.
+ *
+ * Counted with the plugin's createRateLimit, not its rateLimit hook: every rateLimit hook of
+ * the plugin shares one per-request "ran" mark, so a second one after the per-client hook was
+ * skipped. (Its keys read `rate-limit:undefinedundefined-ingest:<token id>`: the plugin puts a
+ * route in them that createRateLimit does not have.)
+ */
+function perTokenLimit(
+  fastify: FastifyInstance,
+  max: number,
+  metrics: Metrics,
+): onRequestAsyncHookHandler {
+  const count = fastify.createRateLimit({
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `ingest:${grantOf(request).tokenId}`,
+    skipOnError: false,
+  });
+  return async (request, reply) => {
+    let counted: Awaited<ReturnType<typeof count>>;
+    try {
+      counted = await count(request);
+    } catch (error) {
+      if (!isRedisAway(error)) throw error;
+      throw new ServiceUnavailableException(
+        `the store of the request limits (Redis) is unavailable right now (${(error as Error).message}); nothing was sent; retry shortly`,
+      );
+    }
+    if (counted.isAllowed || !counted.isExceeded) return;
+    metrics.rateLimited.inc({ route: request.routeOptions.url ?? 'unmatched' });
+    void reply.header('Retry-After', String(counted.ttlInSeconds));
+    throw tooMany(max, 'token', `${counted.ttlInSeconds} seconds`);
+  };
+}

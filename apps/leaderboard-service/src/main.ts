@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { SwaggerModule } from '@nestjs/swagger';
 import { loadEnvironment, loadLadders } from '@ranking/config';
 import { startHttpService } from '@ranking/operations';
+import { ServiceTokenRepository } from '@ranking/persistence';
 import { protectApi } from './api-protection.js';
 import { markUnversionedAliases, versionedUrl } from './conventions/api-version.js';
 import { noCacheByDefault } from './conventions/cache-validation.js';
@@ -9,6 +10,8 @@ import { invalidRequest } from './conventions/invalid-request.js';
 import { configureApi, openApiDocument } from './conventions/openapi-document.js';
 import { ProblemFilter } from './conventions/problem.filter.js';
 import { limitSubmissionBodies } from './ingestion/ingestion-limits.js';
+import { ServiceTokenHook } from './ingestion/service-token-hook.js';
+import { guardTokenRoutes } from './ingestion/token-routes.js';
 import { LeaderboardServiceModule } from './leaderboard-service.module.js';
 import { MAX_ID_UNITS } from './players/player-id-query.js';
 import { QueryValidationPipe } from './query-validation.pipe.js';
@@ -34,7 +37,9 @@ try {
     },
     configure: async (app) => {
       limitSubmissionBodies(app, env);
-      await protectApi(app, env, app.get(REDIS));
+      const { perToken } = await protectApi(app, env, app.get(REDIS));
+      // The token-holders' routes authenticate before their body is read (ADR 42).
+      guardTokenRoutes(app, new ServiceTokenHook(app.get(ServiceTokenRepository)), perToken);
       markUnversionedAliases(app);
       noCacheByDefault(app);
       app.useGlobalPipes(

@@ -27,7 +27,11 @@ describe('environment', () => {
       POINT_IN_TIME_BUILDS: 1,
       POINT_IN_TIME_QUEUE: 8,
       API_STATEMENT_TIMEOUT_MS: 10_000,
+      INGEST_RECEIPT_RETENTION_DAYS: 30,
     });
+    expect(
+      loadEnvironment({ INGEST_RECEIPT_RETENTION_DAYS: '7' }).INGEST_RECEIPT_RETENTION_DAYS,
+    ).toBe(7);
   });
 
   it('reads the API cost bounds', () => {
@@ -188,6 +192,16 @@ describe('environment', () => {
       'API_STATEMENT_TIMEOUT_MS',
       '10s',
       'API_STATEMENT_TIMEOUT_MS="10s": must be a whole number of milliseconds (100-600000)',
+    ],
+    [
+      'INGEST_RECEIPT_RETENTION_DAYS',
+      '0',
+      'INGEST_RECEIPT_RETENTION_DAYS="0": must be a whole number of days (1-3650)',
+    ],
+    [
+      'INGEST_RECEIPT_RETENTION_DAYS',
+      '30d',
+      'INGEST_RECEIPT_RETENTION_DAYS="30d": must be a whole number of days (1-3650)',
     ],
     [
       'LOG_LEVEL',

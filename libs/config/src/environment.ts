@@ -346,6 +346,18 @@ export class Environment {
   INGEST_REQUESTS_PER_MINUTE = 600;
 
   /**
+   * Days `ingest_receipts` keeps what `POST /v1/games` answered of each event id; the
+   * leaderboard service deletes older receipts, a bounded batch at a time (ADR 42). Within
+   * them a resent id is answered `repeat` and not sent again; after them it is sent again and
+   * the event store still applies it once.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of days (1-3650)' })
+  @Min(1, { message: 'must be a whole number of days (1-3650)' })
+  @Max(3650, { message: 'must be a whole number of days (1-3650)' })
+  INGEST_RECEIPT_RETENTION_DAYS = 30;
+
+  /**
    * How long a client may take to send a whole request (headers and body) before the server
    * answers 408 and closes the connection: slow clients don't hold sockets.
    */

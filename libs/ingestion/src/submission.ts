@@ -24,6 +24,8 @@ export interface RejectedEvent {
   readonly index: number;
   /** The event's id when it has a string one. */
   readonly id: string | null;
+  /** The event's ladder when it names one as a string. */
+  readonly ladder: string | null;
   readonly code: IntakeRejectionCode;
   readonly detail: string;
   readonly digest: Buffer;
@@ -94,7 +96,13 @@ export function decideSubmission(
     const digest = digestOf(value);
     const decided = admission.admit(value, producer);
     if (!decided.admitted) {
-      rejected.push({ index, id: decided.id, ...decided.rejection, digest });
+      rejected.push({
+        index,
+        id: decided.id,
+        ladder: ladderNamed(element),
+        ...decided.rejection,
+        digest,
+      });
       return;
     }
     const { id } = decided.event;

@@ -1,6 +1,14 @@
 import { producerIdPrefix } from '@ranking/contracts';
-import type { EventTraces, RejectedEvent, SubmittedEvent } from '@ranking/ingestion';
+import {
+  type EventTraces,
+  leavesReceipt,
+  type RejectedEvent,
+  type SubmittedEvent,
+} from '@ranking/ingestion';
 import type { Sql } from './sql.js';
+
+/** Receipts one statement of the retention purge deletes at most (ADR 42). */
+export const RECEIPT_PURGE_BATCH = 5000;
 
 /**
  * What `POST /v1/games` answered of each event id (`ingest_receipts`, ADR 34), and the traces
@@ -32,14 +40,16 @@ export class IngestReceiptRepository {
   }
 
   /**
-   * Records refusals of events with an id in the producer's namespace (ADR 39), except over a
-   * receipt of an event that was sent. An id outside it is another producer's, or no one's: a
-   * receipt under it would answer for an event this producer may not send.
+   * Records refusals of events with an id the contract allows and a ladder (leavesReceipt) in
+   * the producer's namespace (ADR 39), except over a receipt of an event that was sent. Nothing
+   * else is inserted: no key longer than 128 code points ever reaches the table, and an id
+   * outside the namespace is another producer's, or no one's: a receipt under it would answer
+   * for an event this producer may not send.
    */
   async recordRejected(producer: string, rejected: readonly RejectedEvent[]): Promise<void> {
     const byId = new Map<string, RejectedEvent>();
     for (const r of rejected)
-      if (r.id !== null && r.id.startsWith(producerIdPrefix(producer)) && !byId.has(r.id))
+      if (leavesReceipt(r) && r.id.startsWith(producerIdPrefix(producer)) && !byId.has(r.id))
         byId.set(r.id, r);
     if (byId.size === 0) return;
     const events = [...byId.values()];
@@ -59,6 +69,38 @@ export class IngestReceiptRepository {
         events.map((e) => e.detail),
       ],
     );
+  }
+
+  /**
+   * Deletes the receipts older than `retentionDays`, oldest first, a batch of at most
+   * `batchSize` a statement, each its own transaction: no statement locks more rows than a
+   * batch, and a request's upsert waits at most for one batch. Rows another transaction holds
+   * are skipped (a replica purging at the same time, a request refreshing a refused receipt).
+   * After each batch `afterBatch` is told how many went; it may answer false to stop (the
+   * service shutting down). Ends at the first batch short of `batchSize`; answers the total.
+   */
+  async purgeOlderThan(
+    retentionDays: number,
+    batchSize = RECEIPT_PURGE_BATCH,
+    afterBatch: (deleted: number) => boolean | Promise<boolean> = () => true,
+  ): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const [row] = await this.sql.query<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM ingest_receipts WHERE ctid = ANY (ARRAY(
+             SELECT ctid FROM ingest_receipts
+             WHERE received_at < now() - make_interval(days => $1::int)
+             ORDER BY received_at LIMIT $2::int
+             FOR UPDATE SKIP LOCKED))
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`,
+        [retentionDays, batchSize],
+      );
+      const deleted = row!.n;
+      total += deleted;
+      if (!(await afterBatch(deleted)) || deleted < batchSize) return total;
+    }
   }
 
   async traces(id: string): Promise<EventTraces> {

@@ -9,6 +9,8 @@ export interface ListedToken {
   readonly producer: string | null;
   readonly ladders: readonly string[];
   readonly scopes: readonly TokenScope[];
+  /** The operator who issued it (null: issued before this was recorded). */
+  readonly issuedBy: string | null;
   readonly createdAt: Date;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
@@ -36,11 +38,15 @@ export class ServiceTokenRepository {
     /** What it may do: ingest unless said. */
     scopes?: readonly TokenScope[];
     digest: Buffer;
+    /** Null only by choice: `ranking token issue` sets a default (ADR 42). */
     expiresAt: Date | null;
+    /** The operator who issued it. */
+    issuedBy: string;
   }): Promise<void> {
     await this.sql.query(
-      `INSERT INTO service_tokens (token_id, service, ladders, scopes, digest, expires_at, producer)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO service_tokens
+         (token_id, service, ladders, scopes, digest, expires_at, issued_by, producer)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         token.tokenId,
         token.service,
@@ -48,6 +54,7 @@ export class ServiceTokenRepository {
         token.scopes ?? ['ingest'],
         token.digest,
         token.expiresAt,
+        token.issuedBy,
         token.producer ?? null,
       ],
     );
@@ -105,12 +112,14 @@ export class ServiceTokenRepository {
       producer: string | null;
       ladders: string[];
       scopes: TokenScope[];
+      issued_by: string | null;
       created_at: Date;
       expires_at: Date | null;
       revoked_at: Date | null;
       last_used_at: Date | null;
     }>(
-      `SELECT token_id, service, producer, ladders, scopes, created_at, expires_at, revoked_at,
+      `SELECT token_id, service, producer, ladders, scopes, issued_by, created_at, expires_at,
+              revoked_at,
               last_used_at
        FROM service_tokens ORDER BY service, created_at, token_id`,
     );
@@ -120,6 +129,7 @@ export class ServiceTokenRepository {
       producer: r.producer,
       ladders: r.ladders,
       scopes: r.scopes,
+      issuedBy: r.issued_by,
       createdAt: r.created_at,
       expiresAt: r.expires_at,
       revokedAt: r.revoked_at,

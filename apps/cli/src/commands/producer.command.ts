@@ -21,6 +21,7 @@ import type { Kafka } from 'kafkajs';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { applyKafkaGrants } from '../kafka-grants.js';
+import { defaultTokenExpiry, tokenIssuer } from '../token-issuer.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -66,6 +67,7 @@ async function grantAll(
 interface AddFlags {
   ladders?: string;
   rotate?: boolean;
+  issuedBy?: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export class ProducerAddCommand extends CommandRunner {
       const producer: Producer = { name: name!, ladders };
       await grantAll(env, kafka, await repository.list(), producer);
       const fresh = before === null || flags.rotate === true;
+      const issuedBy = tokenIssuer(flags.issuedBy);
       const password = fresh ? randomBytes(24).toString('base64url') : null;
       const username = producerPrincipal(producer.name);
       if (password !== null) await upsertScramUser(kafka, username, password);
@@ -116,7 +119,8 @@ export class ProducerAddCommand extends CommandRunner {
             ladders,
             scopes: ['ingest'],
             digest: token.digest,
-            expiresAt: null,
+            expiresAt: defaultTokenExpiry(Date.now()),
+            issuedBy,
           });
       });
       const topics = producerTopicNames(producer.name, env.KAFKA_TOPIC_PREFIX);
@@ -141,6 +145,14 @@ export class ProducerAddCommand extends CommandRunner {
   @Option({ flags: '--rotate', description: 'new Kafka password and a new token, printed once' })
   parseRotate(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--issued-by <name>',
+    description: 'who issues its token (default: $USER); the token expires in 90 days',
+  })
+  parseIssuedBy(value: string): string {
+    return value;
   }
 }
 

@@ -9,6 +9,7 @@ import {
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { DataSource } from 'typeorm';
 import { instantFlag } from '../instant-flag.js';
+import { DEFAULT_TOKEN_DAYS, defaultTokenExpiry, tokenIssuer } from '../token-issuer.js';
 
 /** A service name: what an operator and the receipts call a game server. */
 const SERVICE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -38,6 +39,26 @@ interface IssueFlags {
   ladders?: string;
   scope?: string;
   expires?: string;
+  /** false with --no-expiry. */
+  expiry?: boolean;
+  issuedBy?: string;
+}
+
+/**
+ * When the token stops working: `--expires INSTANT`, never with `--no-expiry` (a choice to
+ * make explicitly), else DEFAULT_TOKEN_DAYS from now.
+ */
+function expiryOf(flags: IssueFlags, now: number): Date | null {
+  if (flags.expiry === false) {
+    if (flags.expires !== undefined)
+      throw new Error('--expires and --no-expiry contradict each other: give one');
+    return null;
+  }
+  if (flags.expires === undefined) return defaultTokenExpiry(now);
+  const expiresAt = new Date(instantFlag('--expires', flags.expires));
+  if (expiresAt.getTime() <= now)
+    throw new Error(`--expires ${flags.expires}: must be in the future`);
+  return expiresAt;
 }
 
 /**
@@ -48,8 +69,7 @@ interface IssueFlags {
  */
 @SubCommand({
   name: 'issue',
-  description:
-    'issue a service token: --producer NAME [--ladders A,B] for POST /v1/games, or --scope review --service NAME --ladders A,B [--expires INSTANT]',
+  description: `issue a service token: --producer NAME [--ladders A,B] for POST /v1/games, or --scope review --service NAME --ladders A,B; [--expires INSTANT | --no-expiry] [--issued-by NAME]; it expires in ${DEFAULT_TOKEN_DAYS} days unless said`,
 })
 export class TokenIssueCommand extends CommandRunner {
   async run(_args: string[], flags: IssueFlags): Promise<void> {
@@ -91,10 +111,8 @@ export class TokenIssueCommand extends CommandRunner {
       throw new Error(
         `--ladders: no ladder ${unknown.join(', ')}; known: ${[...known.keys()].join(', ')}`,
       );
-    const expiresAt =
-      flags.expires === undefined ? null : new Date(instantFlag('--expires', flags.expires));
-    if (expiresAt !== null && expiresAt.getTime() <= Date.now())
-      throw new Error(`--expires ${flags.expires}: must be in the future`);
+    const expiresAt = expiryOf(flags, Date.now());
+    const issuedBy = tokenIssuer(flags.issuedBy);
     const issued = issueServiceToken();
     await withTokens('ranking-token', (tokens) =>
       tokens.issue({
@@ -105,6 +123,7 @@ export class TokenIssueCommand extends CommandRunner {
         scopes: scopes as TokenScope[],
         digest: issued.digest,
         expiresAt,
+        issuedBy,
       }),
     );
     process.stderr.write('the token is shown once: store it in its holder’s secrets now\n');
@@ -115,6 +134,7 @@ export class TokenIssueCommand extends CommandRunner {
       ladders,
       scopes,
       expiresAt,
+      issuedBy,
       token: issued.token,
     });
   }
@@ -149,8 +169,24 @@ export class TokenIssueCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--expires <instant>', description: 'RFC 3339 instant it stops working' })
+  @Option({
+    flags: '--expires <instant>',
+    description: `RFC 3339 instant it stops working (default: ${DEFAULT_TOKEN_DAYS} days from now)`,
+  })
   parseExpires(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--no-expiry', description: 'a token that never expires (revoke it by hand)' })
+  parseNoExpiry(): boolean {
+    return false;
+  }
+
+  @Option({
+    flags: '--issued-by <name>',
+    description: 'the operator issuing it, kept with the token (default: $USER or the OS account)',
+  })
+  parseIssuedBy(value: string): string {
     return value;
   }
 }
@@ -169,8 +205,14 @@ export class TokenRevokeCommand extends CommandRunner {
   }
 }
 
-/** `ranking token list`: every token, without secrets: whom, which ladders, when last used. */
-@SubCommand({ name: 'list', description: 'list service tokens (ids, services, ladders, last use)' })
+/**
+ * `ranking token list`: every token, without secrets: whom, which ladders, who issued it, when
+ * it expires and was last used.
+ */
+@SubCommand({
+  name: 'list',
+  description: 'list service tokens (ids, services, ladders, issuer, expiry, last use)',
+})
 export class TokenListCommand extends CommandRunner {
   async run(): Promise<void> {
     print({ tokens: await withTokens('ranking-token', (tokens) => tokens.list()) });

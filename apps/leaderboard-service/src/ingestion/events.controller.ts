@@ -1,29 +1,25 @@
-import {
-  Controller,
-  ForbiddenException,
-  Get,
-  NotFoundException,
-  Param,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, ForbiddenException, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type EventStatus, eventStatus, readRefusal, type ServiceGrant } from '@ranking/ingestion';
+import {
+  type EventStatus,
+  eventStatus,
+  isWellFormedEventId,
+  MAX_EVENT_ID_CODE_POINTS,
+  readRefusal,
+  type ServiceGrant,
+} from '@ranking/ingestion';
 import { IngestReceiptRepository } from '@ranking/persistence';
 import { ApiCommonProblems, ApiProblem } from '../conventions/api-responses.js';
 import { API_VERSION } from '../conventions/api-version.js';
 import { InvalidRequest } from '../conventions/invalid-request.js';
 import { INGESTION_TOKEN_SCHEME } from './ingestion-openapi.js';
 import { EventStatusSchema } from './ingestion-schemas.js';
-import { Grant, NeedsScope, ServiceTokenGuard } from './service-token.guard.js';
-
-/** The contract's bounds of an event id, in code points. */
-const MAX_ID_CODE_POINTS = 128;
+import { Grant, NeedsScope } from './service-token-hook.js';
 
 @ApiTags('ingestion')
 @ApiBearerAuth(INGESTION_TOKEN_SCHEME)
 @ApiCommonProblems()
 @Controller({ path: 'events', version: API_VERSION })
-@UseGuards(ServiceTokenGuard)
 @NeedsScope('ingest')
 export class EventsController {
   constructor(private readonly receipts: IngestReceiptRepository) {}
@@ -43,10 +39,13 @@ export class EventsController {
   )
   @ApiProblem(404, 'no event with this id was received, stored or rejected')
   async status(@Param('id') id: string, @Grant() grant: ServiceGrant): Promise<EventStatus> {
-    const length = [...id].length;
-    if (length < 1 || length > MAX_ID_CODE_POINTS)
+    if (!isWellFormedEventId(id))
       throw new InvalidRequest([
-        { detail: `an event id is 1 to ${MAX_ID_CODE_POINTS} characters`, name: 'id', in: 'path' },
+        {
+          detail: `an event id is 1 to ${MAX_EVENT_ID_CODE_POINTS} characters`,
+          name: 'id',
+          in: 'path',
+        },
       ]);
     const traces = await this.receipts.traces(id);
     const refused = readRefusal(grant, id, traces);

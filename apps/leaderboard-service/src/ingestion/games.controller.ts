@@ -8,7 +8,6 @@ import {
   PayloadTooLargeException,
   Post,
   UnsupportedMediaTypeException,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -34,7 +33,7 @@ import { API_DATA_SOURCE } from '../tokens.js';
 import { SUBMISSION_BODY_SCHEMA, SubmissionSchema } from './ingestion-schemas.js';
 import { INGESTION_TOKEN_SCHEME } from './ingestion-openapi.js';
 import { IntakeWriter } from './intake-writer.js';
-import { Grant, NeedsScope, ServiceTokenGuard } from './service-token.guard.js';
+import { Grant, NeedsScope } from './service-token-hook.js';
 
 const JSON_MEDIA = /^application\/json\s*(;|$)/i;
 
@@ -55,7 +54,6 @@ function refusal(rejected: readonly RejectedEvent[], count: number): InvalidRequ
 @ApiTags('ingestion')
 @ApiBearerAuth(INGESTION_TOKEN_SCHEME)
 @Controller({ path: 'games', version: API_VERSION })
-@UseGuards(ServiceTokenGuard)
 @NeedsScope('ingest')
 export class GamesController {
   constructor(
@@ -76,10 +74,13 @@ export class GamesController {
     type: SubmissionSchema,
   })
   @ApiProblem(400, 'events refused, each in errors with its index, id and code; none was sent')
-  @ApiProblem(401, 'no service token, or one unknown, revoked or expired (WWW-Authenticate)')
+  @ApiProblem(
+    401,
+    'no service token, or one unknown, revoked or expired (WWW-Authenticate); answered before the body is read',
+  )
   @ApiProblem(
     403,
-    'a token without the ingest scope or of no producer, or an event of a ladder the token may not use; none was sent',
+    'a token without the ingest scope (answered before the body is read) or of no producer, or an event of a ladder the token may not use; none was sent',
   )
   @ApiProblem(
     413,
@@ -90,7 +91,10 @@ export class GamesController {
     429,
     'over INGEST_REQUESTS_PER_MINUTE requests a minute with this token (Retry-After)',
   )
-  @ApiProblem(503, 'the broker or the database away: nothing was sent; retry (Retry-After)')
+  @ApiProblem(
+    503,
+    'the broker, the database or the store of the request limits (Redis) away: nothing was sent; retry (Retry-After)',
+  )
   @ApiProblem(500, 'a fault of the service; requestId names it in the log')
   async submit(
     @Body() body: unknown,

@@ -1,8 +1,15 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Environment } from '@ranking/config';
+import type { RouteOptions } from 'fastify';
 
 /** The game servers' route, whose limits differ from the read API's. */
 export const SUBMISSION_PATH = '/v1/games';
+
+/** Whether Fastify's route (as an onRoute hook sees it) is POST /v1/games. */
+export function isSubmissionRoute(route: Pick<RouteOptions, 'url' | 'method'>): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return route.url === SUBMISSION_PATH && methods.includes('POST');
+}
 
 /**
  * POST /v1/games reads bodies up to INGEST_BODY_LIMIT_BYTES (a batch of events); every other
@@ -14,8 +21,6 @@ export function limitSubmissionBodies(app: NestFastifyApplication, env: Environm
     .getHttpAdapter()
     .getInstance()
     .addHook('onRoute', (route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (route.url === SUBMISSION_PATH && methods.includes('POST'))
-        route.bodyLimit = env.INGEST_BODY_LIMIT_BYTES;
+      if (isSubmissionRoute(route)) route.bodyLimit = env.INGEST_BODY_LIMIT_BYTES;
     });
 }

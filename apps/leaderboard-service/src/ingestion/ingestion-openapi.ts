@@ -6,5 +6,5 @@ export const INGESTION_TOKEN_SCHEME_OBJECT = {
   scheme: 'bearer',
   bearerFormat: 'rk_<token id>_<secret>',
   description:
-    'A game server’s service token, issued by `ranking token issue --service NAME --ladders A,B` and shown once; it may send and ask about games of its ladders only. Revoked by `ranking token revoke ID` from the next request on.',
+    'A game server’s service token, issued by `ranking token issue --service NAME --ladders A,B` and shown once; it may send and ask about games of its ladders only. It expires after 90 days unless issued with `--expires INSTANT` or `--no-expiry`; revoked by `ranking token revoke ID` from the next request on. Checked before the body is read.',
 } as const;

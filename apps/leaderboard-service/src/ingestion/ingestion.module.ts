@@ -9,11 +9,12 @@ import { API_DATA_SOURCE, ENVIRONMENT, KAFKA, LADDERS } from '../tokens.js';
 import { EventsController } from './events.controller.js';
 import { GamesController } from './games.controller.js';
 import { IntakeWriter } from './intake-writer.js';
-import { ServiceTokenGuard } from './service-token.guard.js';
+import { ReceiptRetention } from './receipt-retention.js';
 
 /**
  * The game servers' way in over HTTP (ADR 34): POST /v1/games onto the intake topic, GET
- * /v1/events/:id, both for service tokens only. Its queries run on the API's pool.
+ * /v1/events/:id, both for service tokens only (guardTokenRoutes). Its queries run on the API's
+ * pool; the receipts' retention (ReceiptRetention) on the background one.
  */
 @Module({
   controllers: [GamesController, EventsController],
@@ -38,7 +39,7 @@ import { ServiceTokenGuard } from './service-token.guard.js';
       inject: [API_DATA_SOURCE],
       useFactory: (db: DataSource) => new IngestReceiptRepository(sqlOf(db.manager)),
     },
-    ServiceTokenGuard,
+    ReceiptRetention,
   ],
 })
 export class IngestionModule {}

@@ -36,6 +36,8 @@ export class Metrics {
 
   readonly pointInTimeRefused: Counter;
 
+  readonly receiptsPurged: Counter;
+
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
     this.boardBuild = shared.boardBuild;
@@ -70,7 +72,7 @@ export class Metrics {
     });
     this.rateLimited = new Counter({
       name: 'leaderboard_rate_limited_total',
-      help: 'Requests answered 429 because their client was over RATE_LIMIT_PER_MINUTE',
+      help: 'Requests answered 429: their client over RATE_LIMIT_PER_MINUTE, or their service token over INGEST_REQUESTS_PER_MINUTE (POST /v1/games)',
       labelNames: ['route'] as const,
       registers,
     });
@@ -117,6 +119,11 @@ export class Metrics {
     this.pointInTimeRefused = new Counter({
       name: 'leaderboard_point_in_time_refused_total',
       help: 'Requests for a board as of an instant answered 503 because every build slot and queue place was taken',
+      registers,
+    });
+    this.receiptsPurged = new Counter({
+      name: 'leaderboard_ingest_receipts_purged_total',
+      help: 'Receipts of POST /v1/games deleted past INGEST_RECEIPT_RETENTION_DAYS',
       registers,
     });
   }

@@ -1,9 +1,9 @@
-import { Controller, ForbiddenException, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, ForbiddenException, Get, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { rfc3339Millis } from '@ranking/contracts';
 import { mayUseLadder, type ServiceGrant } from '@ranking/ingestion';
 import { InvalidRequest } from '../conventions/invalid-request.js';
-import { Grant, NeedsScope, ServiceTokenGuard } from '../ingestion/service-token.guard.js';
+import { Grant, NeedsScope } from '../ingestion/service-token-hook.js';
 import { IntegrityWatch } from './integrity-watch.js';
 
 const mayReview = (grant: ServiceGrant, ladder: string): void => {
@@ -21,7 +21,6 @@ const mayReview = (grant: ServiceGrant, ladder: string): void => {
  */
 @ApiExcludeController()
 @Controller('review/api')
-@UseGuards(ServiceTokenGuard)
 @NeedsScope('review')
 export class ReviewController {
   constructor(private readonly watch: IntegrityWatch) {}

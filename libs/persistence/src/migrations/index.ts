@@ -20,6 +20,7 @@ import { RedrivenDeadLetters1765900000000 } from './1765900000000-redriven-dead-
 import { HttpIngestion1766000000000 } from './1766000000000-http-ingestion.js';
 import { TokenScopes1766100000000 } from './1766100000000-token-scopes.js';
 import { Producers1766200000000 } from './1766200000000-producers.js';
+import { IngestionHardening1766300000000 } from './1766300000000-ingestion-hardening.js';
 
 /** Every migration, oldest first. Schema changes only ever go through these (never `synchronize`). */
 export const MIGRATIONS = [
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   HttpIngestion1766000000000,
   TokenScopes1766100000000,
   Producers1766200000000,
+  IngestionHardening1766300000000,
 ];
 
 /** Exported for the test that migrates stored events down and up again. */
