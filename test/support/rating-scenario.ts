@@ -118,7 +118,12 @@ export class RatingScenario {
     await this.createTopics(producerTopicLayout(name, this.prefix));
     await new ProducerRepository(this.sql).upsert(name, ladders);
     const topics = producerTopicNames(name, this.prefix);
-    const producer = { name, ladders, topic: topics.intake, rejections: topics.rejections };
+    const producer = {
+      name,
+      ladders: [...new Set(ladders)].sort(),
+      topic: topics.intake,
+      rejections: topics.rejections,
+    };
     const known = this.producers.findIndex((p) => p.name === name);
     if (known >= 0) this.producers.splice(known, 1, producer);
     else this.producers.push(producer);
