@@ -35,6 +35,8 @@ fi
 {
   echo 'KafkaServer {'
   echo '  org.apache.kafka.common.security.plain.PlainLoginModule required'
+  # The broker's own identity towards itself (inter-broker and controller): admin.
+  printf '  username="admin"\n  password="%s"\n' "${KAFKA_ADMIN_PASSWORD}"
   # The principals of deploy/docker-compose.yml's containers (libs/kafka/src/acls.ts), and the
   # simulator's as the producer it is (ADR 39; KAFKA_PRODUCER_SIMULATOR_PASSWORD).
   for user in admin producer-simulator intake-service rating-service maintenance-service leaderboard-service; do
@@ -46,6 +48,17 @@ fi
   echo '};'
 } >kafka_server_jaas.conf.tmp
 mv kafka_server_jaas.conf.tmp kafka_server_jaas.conf
+
+# The healthcheck's client: admin over SASL_SSL, trusting the CA in the keystore.
+{
+  echo 'security.protocol=SASL_SSL'
+  echo 'sasl.mechanism=PLAIN'
+  printf 'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="%s";\n' "${KAFKA_ADMIN_PASSWORD}"
+  echo 'ssl.truststore.location=/etc/kafka/secrets/broker.p12'
+  echo 'ssl.truststore.type=PKCS12'
+  printf 'ssl.truststore.password=%s\n' "$(cat store-password)"
+} >admin-client.properties.tmp
+mv admin-client.properties.tmp admin-client.properties
 
 # The broker runs as the image's user (1000), the clients as our image's node (1000).
 chown -R 1000:1000 "${SECRETS}"

@@ -227,6 +227,9 @@ authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 allow.everyone.if.no.acl.found=false
 # ANONYMOUS is whoever connects without authenticating: only the loopback PLAINTEXT and
 # CONTROLLER listeners let anyone in unauthenticated, so this grants nothing on the SASL listener.
+# This broker is for development and tests on this machine only; Docker Compose's and the
+# platform's brokers have no unauthenticated listener and admin as their one super user
+# (test/deploy/kafka-listeners.spec.ts).
 super.users=User:ANONYMOUS;User:admin
 log.dirs=${DATA_DIR}
 num.partitions=1
