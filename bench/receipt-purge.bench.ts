@@ -18,7 +18,7 @@ const db = await freshDatabase(databaseUrl);
 
 let t = process.hrtime.bigint();
 await db.query(
-  `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status, received_at)
+  `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status, received_at)
    SELECT 'gomoku-eu-1:g-' || lpad(g::text, 9, '0'), 'gomoku-eu-1', 'igame-gomoku',
           sha256(g::text::bytea), 'accepted', now() - interval '31 days' - g * interval '1 second'
    FROM generate_series(1, $1::int) g`,
@@ -43,7 +43,7 @@ const writer = (async () => {
   while (writing) {
     const started = process.hrtime.bigint();
     await db.query(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status)
        VALUES ($1::text, 'gomoku-eu-1', 'igame-gomoku', sha256(convert_to($1::text, 'UTF8')), 'accepted')`,
       [`fresh-${written++}`],
     );

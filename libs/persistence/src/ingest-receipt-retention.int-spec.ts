@@ -43,7 +43,7 @@ describe('IngestReceiptRepository.purgeOlderThan (real PostgreSQL)', () => {
     // One statement each: 2,000,000 receipts a second apart from 31 days ago backwards, and
     // 1,000 from 29 days ago on (refused ones among them: a refusal's receipt goes too).
     await db.query(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status, received_at)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status, received_at)
        SELECT 'old:' || g, 'gomoku', 'igame-gomoku', sha256(g::text::bytea),
               CASE WHEN g % 10 = 0 THEN 'rejected' ELSE 'accepted' END,
               now() - interval '31 days' - g * interval '1 second'
@@ -51,7 +51,7 @@ describe('IngestReceiptRepository.purgeOlderThan (real PostgreSQL)', () => {
       [OLD],
     );
     await db.query(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status, received_at)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status, received_at)
        SELECT 'young:' || g, 'gomoku', 'igame-gomoku', sha256(g::text::bytea), 'accepted',
               now() - interval '29 days' + g * interval '1 minute'
        FROM generate_series(1, $1::int) g`,
@@ -78,7 +78,7 @@ describe('IngestReceiptRepository.purgeOlderThan (real PostgreSQL)', () => {
 
   it('Given a receipt another transaction holds (a request refreshing it), When purged, Then the purge neither waits for it nor takes it, and the next purge does', async () => {
     await db.query(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status, received_at)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status, received_at)
        SELECT 'held:' || g, 'gomoku', 'igame-gomoku', sha256(g::text::bytea), 'rejected',
               now() - interval '40 days' - g * interval '1 second'
        FROM generate_series(1, 1000) g`,
@@ -104,7 +104,7 @@ describe('IngestReceiptRepository.purgeOlderThan (real PostgreSQL)', () => {
 
   it('Given a caller that stops after the first batch (the service shutting down), Then the purge stops there and the rest waits', async () => {
     await db.query(
-      `INSERT INTO ingest_receipts (event_id, service, ladder, digest, status, received_at)
+      `INSERT INTO ingest_receipts (event_id, producer, ladder, digest, status, received_at)
        SELECT 'later:' || g, 'gomoku', 'igame-gomoku', sha256(g::text::bytea), 'accepted',
               now() - interval '35 days'
        FROM generate_series(1, 500) g`,
