@@ -27,6 +27,26 @@ describe('environment', () => {
       POINT_IN_TIME_BUILDS: 1,
       POINT_IN_TIME_QUEUE: 8,
       API_STATEMENT_TIMEOUT_MS: 10_000,
+      REVIEW_WORKERS: 1,
+      REVIEW_QUEUE_LIMIT: 2,
+      REVIEW_TIMEOUT_MS: 120_000,
+      REVIEW_LADDER_GAMES: 500_000,
+    });
+  });
+
+  it('reads the review bounds', () => {
+    expect(
+      loadEnvironment({
+        REVIEW_WORKERS: '2',
+        REVIEW_QUEUE_LIMIT: '0',
+        REVIEW_TIMEOUT_MS: '5000',
+        REVIEW_LADDER_GAMES: '1000',
+      }),
+    ).toMatchObject({
+      REVIEW_WORKERS: 2,
+      REVIEW_QUEUE_LIMIT: 0,
+      REVIEW_TIMEOUT_MS: 5000,
+      REVIEW_LADDER_GAMES: 1000,
     });
   });
 
@@ -188,6 +208,22 @@ describe('environment', () => {
       'API_STATEMENT_TIMEOUT_MS',
       '10s',
       'API_STATEMENT_TIMEOUT_MS="10s": must be a whole number of milliseconds (100-600000)',
+    ],
+    ['REVIEW_WORKERS', '0', 'REVIEW_WORKERS="0": must be a whole number of threads (1-16)'],
+    [
+      'REVIEW_QUEUE_LIMIT',
+      'many',
+      'REVIEW_QUEUE_LIMIT="many": must be a whole number of tasks (0-1000)',
+    ],
+    [
+      'REVIEW_TIMEOUT_MS',
+      '100',
+      'REVIEW_TIMEOUT_MS="100": must be a whole number of milliseconds (1000-3600000)',
+    ],
+    [
+      'REVIEW_LADDER_GAMES',
+      '10',
+      'REVIEW_LADDER_GAMES="10": must be a whole number of games (1000-100000000)',
     ],
     [
       'LOG_LEVEL',
