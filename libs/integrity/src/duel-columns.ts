@@ -1,14 +1,14 @@
-import type { Duel, DuelSide } from './duel.js';
+import type { JudgedDuel, DuelSide } from './duel.js';
 import { NameTable } from './name-table.js';
 
 /**
- * One ladder's duels as columns, to hand to another thread: numbers in typed arrays (moved, not
- * copied), each player and address named once. Posting 200,000 duels as objects costs the
- * posting thread about half a second of copying; as columns, a few milliseconds.
+ * One ladder's duels as the analysis reads them (JudgedDuel: no ids), as columns to hand to
+ * another thread: numbers in typed arrays (moved, not copied), each player and address named
+ * once, and finishedAt the only strings. Posting 300,000 duels as objects cost the posting
+ * thread 1-1.5 s of copying; as columns, some 40 ms (ADR 41).
  */
 export interface DuelColumns {
   readonly ladder: string;
-  readonly gameIds: readonly string[];
   readonly finishedAt: readonly string[];
   readonly at: Float64Array;
   /** Each game's first and second side, as indexes into `players`. */
@@ -24,13 +24,12 @@ export interface DuelColumns {
 }
 
 /** The duels, in their order, as columns. */
-export function duelColumns(ladder: string, duels: readonly Duel[]): DuelColumns {
+export function duelColumns(ladder: string, duels: readonly JudgedDuel[]): DuelColumns {
   const n = duels.length;
   const players = new NameTable();
   const ips = new NameTable();
   const columns = {
     ladder,
-    gameIds: new Array<string>(n),
     finishedAt: new Array<string>(n),
     at: new Float64Array(n),
     first: new Uint32Array(n),
@@ -43,7 +42,6 @@ export function duelColumns(ladder: string, duels: readonly Duel[]): DuelColumns
   };
   duels.forEach((duel, i) => {
     const [a, b] = duel.sides;
-    columns.gameIds[i] = duel.gameId;
     columns.finishedAt[i] = duel.finishedAt;
     columns.at[i] = duel.at;
     columns.first[i] = players.of(a.player);
@@ -56,19 +54,17 @@ export function duelColumns(ladder: string, duels: readonly Duel[]): DuelColumns
 }
 
 /** The duels the columns hold, in their order (what `duelColumns` was given). */
-export function duelsOf(columns: DuelColumns): Duel[] {
+export function duelsOf(columns: DuelColumns): JudgedDuel[] {
   const { players, ips } = columns;
   const side = (player: number, halves: number, ip: number): DuelSide => ({
     player: players[player]!,
     score: halves / 2,
     ip: ip < 0 ? null : ips[ip]!,
   });
-  const duels = new Array<Duel>(columns.at.length);
+  const duels = new Array<JudgedDuel>(columns.at.length);
   for (let i = 0; i < duels.length; i++) {
     const halves = columns.firstHalves[i]!;
     duels[i] = {
-      ladder: columns.ladder,
-      gameId: columns.gameIds[i]!,
       at: columns.at[i]!,
       finishedAt: columns.finishedAt[i]!,
       sides: [

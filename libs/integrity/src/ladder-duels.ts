@@ -88,7 +88,6 @@ export class LadderDuels {
     const n = this.judged;
     const columns = {
       ladder: this.ladder,
-      gameIds: new Array<string>(n),
       finishedAt: new Array<string>(n),
       at: new Float64Array(n),
       first: new Uint32Array(n),
@@ -103,7 +102,6 @@ export class LadderDuels {
     for (let i = this.head; i < this.halves.length; i++) {
       const halves = this.halves[i]!;
       if (halves === VOID) continue;
-      columns.gameIds[k] = this.gameIds[i]!;
       columns.finishedAt[k] = this.finishedAt[i]!;
       columns.at[k] = this.at[i]!;
       columns.first[k] = this.first[i]!;
@@ -114,6 +112,11 @@ export class LadderDuels {
       k++;
     }
     return columns;
+  }
+
+  /** The games whose duels are held, in log order. */
+  heldGameIds(): string[] {
+    return this.gameIds.filter((_, i) => i >= this.head && this.halves[i] !== VOID);
   }
 
   /** The duels held between the two players, in time order (log order among equal times). */
