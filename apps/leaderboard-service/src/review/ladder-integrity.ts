@@ -39,8 +39,9 @@ export interface LadderSuspects {
 /**
  * One ladder's games as the review routes know them, kept in memory within `cap` games (the
  * oldest forgotten first: LadderDuels) and refreshed incrementally: each refresh reads only the
- * events stored after the last one it read, on this thread, 200 rows a turn of the event loop. Judging is `judge`'s, on a worker thread, and runs again only if events came since the
- * last report. Refreshes of a ladder run one at a time.
+ * events stored after the last one it read, on this thread, 200 rows a turn of the event loop.
+ * Judging is `judge`'s, on a worker thread, and runs again only if events came since the last
+ * report. Refreshes of a ladder run one at a time.
  */
 export class LadderIntegrity {
   private readonly duels: LadderDuels;
