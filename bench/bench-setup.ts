@@ -81,10 +81,14 @@ export async function freshDatabase(url: string): Promise<DataSource> {
 /** Seconds since a `process.hrtime.bigint()` reading. */
 export const secondsSince = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e9;
 
-/** CPU seconds (user + system) a process has used so far, from /proc (0 once it is gone). */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user + system) a process has used so far, or one of its threads (`tid`; the
+ * main thread's is the pid), from /proc (0 once it is gone).
+ */
+export function cpuSeconds(pid: number, tid?: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+    const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;

@@ -15,7 +15,12 @@
       headers: { authorization: `Bearer ${$('token').value.trim()}` },
     });
     const body = await response.json();
-    if (!response.ok) throw new Error(`${response.status}: ${body.detail ?? response.statusText}`);
+    if (!response.ok) {
+      // A 503 (the review's workers busy) says when to try again.
+      const retry = response.headers.get('retry-after');
+      const when = retry === null ? '' : ` (try again in ${retry} s)`;
+      throw new Error(`${response.status}: ${body.detail ?? response.statusText}${when}`);
+    }
     return body;
   }
 
@@ -47,8 +52,13 @@
     $('status').textContent = `reading ${state.ladder}…`;
     const report = await api(`ladders/${encodeURIComponent(state.ladder)}/suspects`);
     state.suspects = report.suspects;
+    // Past REVIEW_LADDER_GAMES the service judges the latest games only: say so.
+    const window =
+      report.forgotten > 0
+        ? `, the latest since ${report.judgedFrom}; ${report.forgotten} older games not judged`
+        : '';
     $('status').textContent =
-      `${report.suspects.length} suspects among ${report.games} games of ${report.ladder} (log read through ${report.through})`;
+      `${report.suspects.length} suspects among ${report.games} games of ${report.ladder}${window} (log read through ${report.through})`;
     const body = $('queue').querySelector('tbody');
     body.replaceChildren(
       ...report.suspects.map((s, index) => {

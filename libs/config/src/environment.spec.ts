@@ -28,10 +28,30 @@ describe('environment', () => {
       POINT_IN_TIME_QUEUE: 8,
       API_STATEMENT_TIMEOUT_MS: 10_000,
       INGEST_RECEIPT_RETENTION_DAYS: 30,
+      REVIEW_WORKERS: 1,
+      REVIEW_QUEUE_LIMIT: 2,
+      REVIEW_TIMEOUT_MS: 120_000,
+      REVIEW_LADDER_GAMES: 500_000,
     });
     expect(
       loadEnvironment({ INGEST_RECEIPT_RETENTION_DAYS: '7' }).INGEST_RECEIPT_RETENTION_DAYS,
     ).toBe(7);
+  });
+
+  it('reads the review bounds', () => {
+    expect(
+      loadEnvironment({
+        REVIEW_WORKERS: '2',
+        REVIEW_QUEUE_LIMIT: '0',
+        REVIEW_TIMEOUT_MS: '5000',
+        REVIEW_LADDER_GAMES: '1000',
+      }),
+    ).toMatchObject({
+      REVIEW_WORKERS: 2,
+      REVIEW_QUEUE_LIMIT: 0,
+      REVIEW_TIMEOUT_MS: 5000,
+      REVIEW_LADDER_GAMES: 1000,
+    });
   });
 
   it('reads the API cost bounds', () => {
@@ -192,6 +212,22 @@ describe('environment', () => {
       'API_STATEMENT_TIMEOUT_MS',
       '10s',
       'API_STATEMENT_TIMEOUT_MS="10s": must be a whole number of milliseconds (100-600000)',
+    ],
+    ['REVIEW_WORKERS', '0', 'REVIEW_WORKERS="0": must be a whole number of threads (1-16)'],
+    [
+      'REVIEW_QUEUE_LIMIT',
+      'many',
+      'REVIEW_QUEUE_LIMIT="many": must be a whole number of tasks (0-1000)',
+    ],
+    [
+      'REVIEW_TIMEOUT_MS',
+      '100',
+      'REVIEW_TIMEOUT_MS="100": must be a whole number of milliseconds (1000-3600000)',
+    ],
+    [
+      'REVIEW_LADDER_GAMES',
+      '10',
+      'REVIEW_LADDER_GAMES="10": must be a whole number of games (1000-100000000)',
     ],
     [
       'INGEST_RECEIPT_RETENTION_DAYS',

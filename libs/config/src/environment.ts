@@ -291,6 +291,46 @@ export class Environment {
   POINT_IN_TIME_QUEUE = 8;
 
   /**
+   * Worker threads of the leaderboard service that run the integrity review's heavy work (a
+   * ladder's win-trading analysis, an annulment's dry run) off the API's event loop, per replica.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of threads (1-16)' })
+  @Min(1, { message: 'must be a whole number of threads (1-16)' })
+  @Max(16, { message: 'must be a whole number of threads (1-16)' })
+  REVIEW_WORKERS = 1;
+
+  /**
+   * Review tasks that may wait for a worker, per replica; past them a review request that needs
+   * one is answered 503 with Retry-After.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of tasks (0-1000)' })
+  @Min(0, { message: 'must be a whole number of tasks (0-1000)' })
+  @Max(1000, { message: 'must be a whole number of tasks (0-1000)' })
+  REVIEW_QUEUE_LIMIT = 2;
+
+  /**
+   * How long a review task may take from the moment it is queued; then its worker is stopped
+   * (its transaction rolled back) and the request answered 503.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of milliseconds (1000-3600000)' })
+  @Min(1000, { message: 'must be a whole number of milliseconds (1000-3600000)' })
+  @Max(3_600_000, { message: 'must be a whole number of milliseconds (1000-3600000)' })
+  REVIEW_TIMEOUT_MS = 120_000;
+
+  /**
+   * Games of one ladder the review keeps in memory (about 200 bytes each); past it the oldest
+   * are forgotten and the analysis judges the latest this many.
+   */
+  @Transform(integer)
+  @IsInt({ message: 'must be a whole number of games (1000-100000000)' })
+  @Min(1000, { message: 'must be a whole number of games (1000-100000000)' })
+  @Max(100_000_000, { message: 'must be a whole number of games (1000-100000000)' })
+  REVIEW_LADDER_GAMES = 500_000;
+
+  /**
    * PostgreSQL's statement_timeout for the leaderboard API's queries (a pool of their own; the
    * boards' consumer and rebuilds are not limited): a query running longer is cancelled and the
    * request answered 503.

@@ -16,3 +16,9 @@ export interface Duel {
   readonly finishedAt: string;
   readonly sides: readonly [DuelSide, DuelSide];
 }
+
+/**
+ * What the analysis reads of a duel (winTradingSuspects, integrityReport): its time and sides,
+ * not its ids, so a duel handed to another thread need not carry them.
+ */
+export type JudgedDuel = Pick<Duel, 'at' | 'finishedAt' | 'sides'>;

@@ -3,7 +3,13 @@ import type { Duel, DuelSide } from './duel.js';
 
 const SCORES: Record<string, number> = { win: 1, draw: 0.5, loss: 0 };
 
-function sidesOf(players: readonly PlayerReport[]): readonly [DuelSide, DuelSide] | null {
+/**
+ * A game's two sides as the analysis reads them, or null when the game is no duel: not two
+ * distinct players, or no clear result (scores that do not add up to one game's point).
+ */
+export function duelSidesOf(
+  players: readonly PlayerReport[],
+): readonly [DuelSide, DuelSide] | null {
   if (players.length !== 2) return null;
   const [a, b] = players as [PlayerReport, PlayerReport];
   const valid = (p: PlayerReport) =>
@@ -35,7 +41,7 @@ export class DuelCollector {
     const key = `${event.ladder}\u0000${event.gameId}`;
     if (event.type === 'game.finished') {
       if (this.byGame.has(key)) return;
-      const sides = sidesOf(event.players);
+      const sides = duelSidesOf(event.players);
       const at = Date.parse(event.finishedAt);
       if (sides === null || Number.isNaN(at)) return;
       this.byGame.set(key, this.duels.length);
@@ -52,7 +58,7 @@ export class DuelCollector {
     if (index === undefined) return;
     const duel = this.duels[index];
     if (!duel) return;
-    const sides = event.void || !event.players ? null : sidesOf(event.players);
+    const sides = event.void || !event.players ? null : duelSidesOf(event.players);
     this.duels[index] = sides === null ? null : { ...duel, sides };
   }
 

@@ -5,3 +5,5 @@ export * from './outside-strength.js';
 export * from './win-trading.js';
 export * from './record-tail.js';
 export * from './integrity-report.js';
+export * from './duel-columns.js';
+export * from './ladder-duels.js';

@@ -1,4 +1,4 @@
-import type { Duel } from './duel.js';
+import type { JudgedDuel } from './duel.js';
 import {
   type Suspect,
   WIN_TRADING_DEFAULTS,
@@ -29,7 +29,7 @@ export const dryRunCommand = (ladder: string, suspect: Suspect): string =>
 
 /** The report over every ladder's duels, ladders in id order (the same duels give the same bytes). */
 export function integrityReport(
-  duelsByLadder: ReadonlyMap<string, readonly Duel[]>,
+  duelsByLadder: ReadonlyMap<string, readonly JudgedDuel[]>,
   options: WinTradingOptions = WIN_TRADING_DEFAULTS,
 ): IntegrityReport {
   const ladders: Record<string, { games: number; suspects: ReportedSuspect[] }> = {};

@@ -1,4 +1,4 @@
-import type { Duel } from './duel.js';
+import type { JudgedDuel } from './duel.js';
 
 /** The Elo curve's logistic scale: 400 / ln 10 strength points. */
 export const ELO_SCALE = 400 / Math.LN10;
@@ -53,7 +53,7 @@ export class OutsideStrength {
 
   /** `duels`: the ladder's games in time order; `heldOut[i]`: never learnt from. */
   constructor(
-    private readonly duels: readonly Duel[],
+    private readonly duels: readonly JudgedDuel[],
     private readonly heldOut: readonly boolean[],
   ) {
     for (const d of duels)

@@ -1,4 +1,4 @@
-import type { Duel } from './duel.js';
+import type { JudgedDuel } from './duel.js';
 import { ELO_SCALE, expectedScore, OutsideStrength } from './outside-strength.js';
 import { normalQuantile } from './normal-quantile.js';
 import { honestRecordChance, type RunGame } from './record-tail.js';
@@ -47,7 +47,7 @@ export interface Suspect {
 interface PairGame {
   /** The game's place in the ladder's games, in time order. */
   readonly at: number;
-  readonly duel: Duel;
+  readonly duel: JudgedDuel;
 }
 
 interface Pair {
@@ -66,7 +66,7 @@ interface PlayerTotals {
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
 /** The pairs worth judging: enough games against each other and a lopsided record. */
-function candidatePairs(duels: readonly Duel[], options: WinTradingOptions): Set<string> {
+function candidatePairs(duels: readonly JudgedDuel[], options: WinTradingOptions): Set<string> {
   const counts = new Map<string, { games: number; first: number }>();
   for (const d of duels) {
     const [a, b] = d.sides;
@@ -119,7 +119,7 @@ const NEW_ACCOUNT_MS = 30 * 86_400_000;
  * be much weaker than thought, and all its games against one teacher would lean the same way.
  */
 export function winTradingSuspects(
-  ladderDuels: readonly Duel[],
+  ladderDuels: readonly JudgedDuel[],
   options: WinTradingOptions = WIN_TRADING_DEFAULTS,
 ): Suspect[] {
   const duels = [...ladderDuels].sort((x, y) => x.at - y.at);

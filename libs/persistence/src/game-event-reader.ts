@@ -18,11 +18,13 @@ export class GameEventReader {
   ): AsyncGenerator<{ readonly seq: string; readonly payload: string }> {
     let after: { ladder: string; seq: string } = { ladder: ladder ?? '', seq: afterSeq };
     for (;;) {
+      // Ordered by the column, qualified: a bare `seq` would name the text the query answers,
+      // and '10' sorts before '9' (pages then skipped rows and the log came out of order).
       const rows = await this.sql.query<{ ladder: string; seq: string; payload: string }>(
         `SELECT ladder, seq::text AS seq, payload::text AS payload FROM event_store
          WHERE type IN ('game.finished', 'game.corrected') AND ($1::text IS NULL OR ladder = $1)
            AND (ladder, seq) > ($2, $3::bigint)
-         ORDER BY ladder, seq LIMIT ${PAGE}`,
+         ORDER BY ladder, event_store.seq LIMIT ${PAGE}`,
         [ladder, after.ladder, after.seq],
       );
       for (const row of rows) yield row;

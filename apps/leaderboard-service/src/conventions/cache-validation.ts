@@ -13,7 +13,12 @@ export const CACHE_CONTROL = {
   datedBoard: 'public, max-age=86400, immutable',
   newestBoard: 'public, max-age=60',
   live: 'no-cache',
+  /** The integrity review's answers name players under suspicion: no cache keeps them. */
+  review: 'no-store',
 } as const;
+
+/** Where the integrity review's routes are (ADR 35): outside the versioned API. */
+const REVIEW_API = '/review/api/';
 
 // A cached daily page is one Buffer, answered many times: its tag is computed once.
 const tags = new WeakMap<Buffer, string>();
@@ -44,6 +49,7 @@ export function validatedBody(
 /**
  * Every API answer is `no-cache` unless its handler says otherwise (a daily board's page) or it
  * is a problem (`no-store`, the filter's): set before the handler runs, so a handler overrides it.
+ * The review's answers are `no-store`, whatever they are.
  */
 export function noCacheByDefault(app: NestFastifyApplication): void {
   app
@@ -52,6 +58,8 @@ export function noCacheByDefault(app: NestFastifyApplication): void {
     .addHook('onRequest', (request, reply, done) => {
       if (request.url.startsWith(`${API_PREFIX}/`))
         void reply.header('Cache-Control', CACHE_CONTROL.live);
+      else if (request.url.startsWith(REVIEW_API))
+        void reply.header('Cache-Control', CACHE_CONTROL.review);
       done();
     });
 }

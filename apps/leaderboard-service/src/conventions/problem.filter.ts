@@ -8,7 +8,7 @@ import {
 import { PROBE_PATHS, PROBLEM_JSON, type ProblemError, problemDocument } from '@ranking/operations';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequest } from './invalid-request.js';
-import { unavailable } from './unavailable.js';
+import { retryAfterSeconds, unavailable } from './unavailable.js';
 
 /**
  * The probes answer in terminus' shape, which names each check (`error.redis.status`): they are
@@ -67,7 +67,7 @@ export class ProblemFilter implements ExceptionFilter {
       path: request.originalUrl,
       requestId: request.id,
     });
-    if (problem.status === 503) void reply.header('Retry-After', '1');
+    if (problem.status === 503) void reply.header('Retry-After', String(retryAfterSeconds(error)));
     void reply
       .status(problem.status)
       .header('Content-Type', `${PROBLEM_JSON}; charset=utf-8`)

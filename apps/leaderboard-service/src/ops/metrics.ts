@@ -38,6 +38,12 @@ export class Metrics {
 
   readonly receiptsPurged: Counter;
 
+  readonly reviewTasks: Gauge<'state'>;
+
+  readonly reviewTask: Histogram<'task'>;
+
+  readonly reviewRefused: Counter<'task' | 'reason'>;
+
   constructor(@Inject(ServiceMetrics) readonly shared: ServiceMetrics) {
     const registers = [shared.registry];
     this.boardBuild = shared.boardBuild;
@@ -124,6 +130,27 @@ export class Metrics {
     this.receiptsPurged = new Counter({
       name: 'leaderboard_ingest_receipts_purged_total',
       help: 'Receipts of POST /v1/games deleted past INGEST_RECEIPT_RETENTION_DAYS',
+      registers,
+    });
+    this.reviewTasks = new Gauge({
+      name: 'leaderboard_review_tasks',
+      help: "The integrity review's tasks on its worker threads: running (at most REVIEW_WORKERS) or waiting for a thread (queued, at most REVIEW_QUEUE_LIMIT)",
+      labelNames: ['state'] as const,
+      registers,
+    });
+    this.reviewTasks.set({ state: 'running' }, 0);
+    this.reviewTasks.set({ state: 'queued' }, 0);
+    this.reviewTask = new Histogram({
+      name: 'leaderboard_review_task_seconds',
+      help: "Time of an integrity review's task (judge: a ladder's win-trading analysis; dryRun: an annulment's dry run), waiting for a thread included",
+      labelNames: ['task'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+      registers,
+    });
+    this.reviewRefused = new Counter({
+      name: 'leaderboard_review_refused_total',
+      help: 'Integrity review requests answered 503: every worker and queue place taken (busy), or the task past REVIEW_TIMEOUT_MS (timeout)',
+      labelNames: ['task', 'reason'] as const,
       registers,
     });
   }

@@ -17,7 +17,9 @@ const mayReview = (grant: ServiceGrant, ladder: string): void => {
  * The support staff's integrity routes (ADR 35), behind a `review` token and outside the
  * public API (not under /v1, not in its OpenAPI document): who the token is, each ladder's
  * suspects (refreshed as games arrive), a pair's games for the timeline, and an annulment's
- * dry run. A token reviews only its own ladders.
+ * dry run. A token reviews only its own ladders. The suspects' judging and the dry run run on
+ * the review's worker threads (ADR 41): with every worker and queue place taken they are 503
+ * with Retry-After. Every answer is `Cache-Control: no-store`.
  */
 @ApiExcludeController()
 @Controller('review/api')
