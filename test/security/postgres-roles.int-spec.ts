@@ -4,7 +4,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { LOGIN_ROLES, type LoginRole, OWNER_ROLE, TABLE_GRANTS } from '@ranking/persistence';
+import {
+  createDataSource,
+  dropDatabase,
+  ensureDatabase,
+  LOGIN_ROLES,
+  type LoginRole,
+  migrate,
+  OWNER_ROLE,
+  TABLE_GRANTS,
+} from '@ranking/persistence';
 import { ladderRegistry } from '@ranking/rating';
 import {
   createMigratedDatabase,
@@ -12,6 +21,7 @@ import {
   jsonLines,
   PrivatePostgres,
   ServiceProcess,
+  databaseUrlFor,
   TEST_ENV,
   type TestDatabase,
   urlAsRole,
@@ -391,6 +401,63 @@ describe('PostgreSQL roles: each service and the CLI as a role of its own (ADR 4
       expect(await on('ops', 'DELETE FROM producers')).toBe('ok');
       expect(await on('rating', 'SELECT * FROM producers')).toBe(DENIED);
       expect(await on('maintenance', 'SELECT * FROM producers')).toBe(DENIED);
+    });
+  });
+
+  describe('a database set up before the roles existed, and a setup without a superuser', () => {
+    const url = databaseUrlFor(`ranking_test_roles_${Date.now().toString(36)}`);
+
+    afterAll(async () => {
+      await dropDatabase(url);
+    });
+
+    it('Given tables migrated as postgres (as before ADR 40), When setup runs, Then the owner role owns them all and the roles get their grants; a setup as a login role is refused in one line', async () => {
+      await ensureDatabase(url);
+      const old = createDataSource(url, 'test-old-migrate');
+      await old.initialize();
+      try {
+        await migrate(old);
+      } finally {
+        await old.destroy();
+      }
+      expect(await tried(url, nameOf('leaderboard'), 'SELECT 1 FROM service_tokens')).toBe(DENIED);
+      const lines = await setup(url);
+      const report = lines.find((l) => l.handedOver !== undefined);
+      expect(report.handedOver).toEqual(
+        expect.arrayContaining([
+          'event_store',
+          'ladder_players',
+          'schema_migrations',
+          'service_tokens',
+        ]),
+      );
+      await connected(url, async (client) => {
+        const { rows } = await client.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'S', 'i')
+             AND pg_get_userbyid(c.relowner) <> $1`,
+          [OWNER_ROLE],
+        );
+        expect(rows).toEqual([]);
+      });
+      expect(await tried(url, nameOf('leaderboard'), 'SELECT 1 FROM service_tokens')).toBe('ok');
+      expect(
+        await tried(url, nameOf('leaderboard'), `UPDATE service_tokens SET revoked_at = NULL`),
+      ).toBe(DENIED);
+
+      const refused = await execute(process.execPath, ['bin/ranking.js', 'setup', '--skip-kafka'], {
+        env: { ...process.env, DATABASE_URL: urlAsRole(url, nameOf('ops')), LOG_LEVEL: 'info' },
+      }).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).toBe(1);
+      expect(jsonLines(refused!.stderr)).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          message: `ranking setup needs a PostgreSQL superuser in DATABASE_URL (it creates the roles and hands the tables to ${OWNER_ROLE}); ${nameOf('ops')} is not one`,
+        }),
+      ]);
     });
   });
 
