@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's run command: installs, brings up PostgreSQL, Redis and Kafka, migrates, creates the
 # topics and ACLs, runs every service that exists (dist/apps/*-service) and the game simulator,
-# each as its own Kafka principal on the SASL listener (so the ACLs are exercised every day),
+# each as its own Kafka principal on the SASL listener (so the ACLs are exercised every day) and
+# its own PostgreSQL role (ADR 40; passwords generated once in .postgres/credentials.json),
 # prints the leaderboard page's address, and stops everything it started on Ctrl-C.
 # SIMULATE_RATE (events per second, default 20) and SIMULATE_BACKFILL_DAYS (default 3) tune the feed.
 # RANKING_TOURNAMENTS_FILE (default: deploy/demo-tournaments.json) is served by the leaderboard
@@ -17,13 +18,17 @@ bash deploy/install.sh
 bash deploy/infra-up.sh
 # shellcheck source=deploy/kafka/principal.sh
 source deploy/kafka/principal.sh
-# Topics and ACLs as the admin principal, the only one that may write them; the simulator as a
-# producer of every ladder with its backfill (ADR 39), and a new password for it each run.
-(with_principal admin node bin/ranking.js setup --with-simulator)
+# shellcheck source=deploy/postgres/roles.sh
+source deploy/postgres/roles.sh
+ensure_database_credentials
+# Topics and ACLs as the admin principal, the only one that may write them; the database's roles
+# (with their passwords) and grants as the PostgreSQL superuser of DATABASE_URL; the simulator as
+# a producer of every ladder with its backfill (ADR 39), and a new password for it each run.
+(with_database_passwords with_principal admin node bin/ranking.js setup --with-simulator)
 mkdir -p .run
 (
   umask 077
-  with_principal admin node bin/ranking.js producer add simulator --rotate >.run/simulator-producer.json
+  with_database_role ops with_principal admin node bin/ranking.js producer add simulator --rotate >.run/simulator-producer.json
 )
 export RANKING_TOURNAMENTS_FILE="${RANKING_TOURNAMENTS_FILE:-$ROOT/deploy/demo-tournaments.json}"
 pids=()
@@ -57,8 +62,9 @@ for main in dist/apps/*-service/src/main.js; do
   # The rating service's larger young generation (see deploy/k8s/rating-service.yaml).
   flags=()
   [[ "$name" == rating-service ]] && flags=(--max-semi-space-size=32)
-  # Each service is a principal of the same name (libs/kafka/src/acls.ts).
-  start "$name" with_principal "$name" node "${flags[@]}" "$main"
+  # Each service is a principal of the same name (libs/kafka/src/acls.ts) and its own database
+  # role (libs/persistence/src/database-roles.ts; the intake's reads the producers alone).
+  start "$name" with_database_role "${name%-service}" with_principal "$name" node "${flags[@]}" "$main"
 done
 if [[ ${#pids[@]} -eq 0 ]]; then
   echo "[run] infrastructure ready; no services are built yet"

@@ -119,13 +119,18 @@ describe('the Kubernetes manifests', () => {
       'ConfigMap',
       ...Array<string>(4).fill('Deployment'),
       'Job',
-      ...Array<string>(8).fill('Secret'),
+      ...Array<string>(13).fill('Secret'),
       'Service',
     ]);
     const secrets = manifests
       .filter((m) => m.doc.kind === 'Secret')
       .map((m) => (m.doc.metadata as { name: string }).name);
     expect(secrets.sort()).toEqual([
+      'ranking-db-intake-service',
+      'ranking-db-leaderboard-service',
+      'ranking-db-maintenance-service',
+      'ranking-db-ops',
+      'ranking-db-rating-service',
       'ranking-kafka-admin',
       'ranking-kafka-intake-service',
       'ranking-kafka-leaderboard-service',
@@ -271,6 +276,36 @@ describe('the Kubernetes manifests', () => {
     ]);
   });
 
+  it("each service reaches PostgreSQL as its own role from its own Secret, the migrate as the superuser; another role's URL is caught", () => {
+    const urlSecret = (kind: string, name: string) =>
+      containerOf(workload(kind, name)).env!.find((e) => e.name === 'DATABASE_URL')!.valueFrom!
+        .secretKeyRef!.name;
+    expect({
+      migrate: urlSecret('Job', 'ranking-migrate'),
+      rating: urlSecret('Deployment', 'rating-service'),
+      maintenance: urlSecret('Deployment', 'maintenance-service'),
+      leaderboard: urlSecret('Deployment', 'leaderboard-service'),
+    }).toEqual({
+      migrate: 'ranking-secrets',
+      rating: 'ranking-db-rating-service',
+      maintenance: 'ranking-db-maintenance-service',
+      leaderboard: 'ranking-db-leaderboard-service',
+    });
+    const onSecret = (secret: string) => {
+      const changed = copy(leaderboard());
+      containerOf(changed).env!.find(
+        (e) => e.name === 'DATABASE_URL',
+      )!.valueFrom!.secretKeyRef!.name = secret;
+      return manifestProblems([...others(), changed], image);
+    };
+    expect(onSecret('ranking-secrets')).toEqual([
+      `${AT}: reaches PostgreSQL as postgres, not ranking_leaderboard`,
+    ]);
+    expect(onSecret('ranking-db-rating-service')).toEqual([
+      `${AT}: reaches PostgreSQL as ranking_rating, not ranking_leaderboard`,
+    ]);
+  });
+
   it('a container without its probes, or bound to 127.0.0.1, is caught', () => {
     const bare = copy(leaderboard());
     const container = containerOf(bare);
@@ -362,6 +397,24 @@ describe('deploy/docker-compose.yml', () => {
     ]);
   });
 
+  it('a service on the superuser or another role, a login role running setup, or a password written here is caught', () => {
+    const bad = copy(compose);
+    const env = (name: string) => bad.services[name]!.environment as Record<string, string>;
+    env('rating-service').DATABASE_URL = 'postgres://postgres@postgres:5432/ranking';
+    env('leaderboard-service').DATABASE_URL =
+      'postgres://ranking_ops:${DATABASE_OPS_PASSWORD:?set it in deploy/.env}@postgres:5432/ranking';
+    env('migrate').DATABASE_URL =
+      'postgres://ranking_ops:${DATABASE_OPS_PASSWORD:?set it in deploy/.env}@postgres:5432/ranking';
+    env('migrate').DATABASE_OPS_PASSWORD = 'written-in-the-compose-file';
+    const at = 'deploy/docker-compose.yml';
+    expect(composeProblems(COMPOSE, bad, image)).toEqual([
+      `${at} migrate: DATABASE_OPS_PASSWORD is written here, not read from deploy/.env (\${VAR:?})`,
+      `${at} migrate: runs ranking setup as ranking_ops, a login role, not a superuser`,
+      `${at} rating-service: reaches PostgreSQL as postgres, not ranking_rating`,
+      `${at} leaderboard-service: reaches PostgreSQL as ranking_ops, not ranking_leaderboard`,
+    ]);
+  });
+
   it('a wrong port, path or variable is caught', () => {
     const bad = copy(compose);
     const service = bad.services['leaderboard-service']!;
@@ -383,7 +436,11 @@ interface Pod {
   containers: {
     ports?: { containerPort: number }[];
     envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-    env?: { name: string; value?: string }[];
+    env?: {
+      name: string;
+      value?: string;
+      valueFrom?: { secretKeyRef?: { name: string; key: string } };
+    }[];
     volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
     livenessProbe?: { httpGet: { port: unknown; path: string } };
     readinessProbe?: { httpGet: { port: unknown; path: string } };

@@ -3,6 +3,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { Environment, loadEnvironment, OPTIONAL_VARIABLES } from '@ranking/config';
 import { PRINCIPALS, type Principal, producerPrincipal } from '@ranking/kafka';
+import { LOGIN_ROLES, type LoginRole } from '@ranking/persistence';
 import { PROBE_PATHS, SERVICE_PORTS, type ServiceName } from '@ranking/operations';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
@@ -47,7 +48,10 @@ export const MOUNTED_FILE_VARIABLES = [
 export type FileSource = (path: string) => string | undefined;
 
 /** Variables that hold a secret: a manifest takes them from a Secret, compose from deploy/.env. */
-export const SECRET_VARIABLES: ReadonlySet<string> = new Set(['KAFKA_SASL_PASSWORD']);
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'KAFKA_SASL_PASSWORD',
+  ...Object.values(LOGIN_ROLES).map((r) => r.passwordVariable),
+]);
 
 const PROBES: ReadonlySet<string> = new Set(Object.values(PROBE_PATHS));
 const SERVICES = Object.keys(SERVICE_PORTS) as ServiceName[];
@@ -79,6 +83,44 @@ export function principalOf(role: Role): string {
   // `ranking simulate` publishes as the producer `simulator` (apps/cli/src/simulator-producer.ts).
   if (role.command === 'simulate') return producerPrincipal('simulator');
   return PRINCIPALS.ops;
+}
+
+/**
+ * Each service's PostgreSQL login role (libs/persistence/src/database-roles.ts; ADR 40): null for
+ * one without a database, which then gets no DATABASE_URL (no credential it does not use).
+ */
+const SERVICE_DATABASE_ROLES: Readonly<Record<ServiceName, LoginRole | null>> = {
+  'intake-service': 'intake',
+  'rating-service': 'rating',
+  'maintenance-service': 'maintenance',
+  'leaderboard-service': 'leaderboard',
+};
+
+/**
+ * Whether the workload reaches PostgreSQL as its role: a service as its own, setup as a
+ * superuser (no login role may create roles), any other command that uses the database as ops.
+ */
+function databaseRoleProblems(where: string, role: Role, url: string | undefined): string[] {
+  const user = url === undefined ? undefined : /^postgres(?:ql)?:\/\/([^:@/]+)/.exec(url)?.[1];
+  const loginRoles = new Set(Object.values(LOGIN_ROLES).map((r) => r.name));
+  if (role.kind === 'cli') {
+    if (role.command === 'setup')
+      return user !== undefined && loginRoles.has(user)
+        ? [`${where}: runs ranking setup as ${user}, a login role, not a superuser`]
+        : [];
+    if (url === undefined || user === LOGIN_ROLES.ops.name) return [];
+    return [`${where}: DATABASE_URL as ${user ?? '(no user)'}, not ${LOGIN_ROLES.ops.name}`];
+  }
+  const expected = SERVICE_DATABASE_ROLES[role.service];
+  if (expected === null)
+    return url === undefined
+      ? []
+      : [`${where}: a DATABASE_URL, but ${role.service} uses no database`];
+  const name = LOGIN_ROLES[expected].name;
+  if (user === name) return [];
+  return [
+    `${where}: reaches PostgreSQL as ${user ?? 'the default superuser (DATABASE_URL unset)'}, not ${name}`,
+  ];
 }
 
 /** Whether the workload reaches Kafka as its role's principal, and only setup as the admin. */
@@ -151,6 +193,7 @@ export function environmentProblems(
   }
   if (typeof role === 'string') return { problems: [...problems, `${where}: ${role}`] };
   problems.push(...principalProblems(where, role, effective.KAFKA_SASL_USERNAME));
+  problems.push(...databaseRoleProblems(where, role, effective.DATABASE_URL));
   if (role.kind === 'cli') return { problems };
   if (effective.HOST !== '0.0.0.0' && effective.HOST !== '::')
     problems.push(`${where}: HOST is ${effective.HOST ?? 'unset'}, so the port is not reachable`);
@@ -811,6 +854,18 @@ function composeUserProblems(
   return problems;
 }
 
+/**
+ * The environment as compose hands it to the container: each `${VAR:?message}` replaced by a
+ * value of deploy/.env (here a stand-in: 24 hex bytes, as the file's comment makes them).
+ */
+const interpolated = (env: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      value.replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'a1'.repeat(24)),
+    ]),
+  );
+
 export function composeProblems(
   file: string,
   compose: { services: Record<string, ComposeService> },
@@ -852,7 +907,7 @@ export function composeProblems(
     problems.push(...composeUserProblems(at, composeEnvironment(service), broker));
     const { problems: found, port } = environmentProblems(
       at,
-      composeEnvironment(service),
+      interpolated(composeEnvironment(service)),
       role,
       image,
       volumeFile(service),

@@ -5,7 +5,8 @@ import { type Manifest, readManifests, ROOT, validateManifest } from './deploy-c
 
 // The database's manifests (deploy/k8s/postgres, ADR 38): a CloudNativePG Cluster, whose CRD
 // has no model here, so its shape is checked field by field; and the connection rule: every
-// service's DATABASE_URL names the Cluster's read-write Service, which follows the primary.
+// DATABASE_URL names the Cluster's read-write Service, which follows the primary, the migrate's
+// as the superuser (it creates the roles, ADR 40).
 const DIR = join(ROOT, 'deploy/k8s/postgres');
 const database = readManifests(DIR);
 const services = readManifests(join(ROOT, 'deploy/k8s'));
@@ -16,6 +17,8 @@ interface Cluster {
     instances: number;
     postgresql?: { synchronous?: { method?: string; number?: number; dataDurability?: string } };
     bootstrap?: { initdb?: { database?: string; owner?: string; secret?: { name?: string } } };
+    enableSuperuserAccess?: boolean;
+    superuserSecret?: { name?: string };
   };
 }
 
@@ -42,25 +45,37 @@ function clusterProblems(db: readonly Manifest[], apps: readonly Manifest[]): st
   );
   if (owner === undefined)
     problems.push(`Cluster: no Secret ${initdb?.secret?.name} for the owner`);
-  const secret = apps.find(
+  const superuser = db.find(
     (m) =>
-      m.doc.kind === 'Secret' && (m.doc.metadata as { name?: string }).name === 'ranking-secrets',
+      m.doc.kind === 'Secret' &&
+      (m.doc.metadata as { name?: string }).name === cluster.spec.superuserSecret?.name,
   );
-  const url = new URL(
-    String((secret?.doc.stringData as Record<string, string> | undefined)?.DATABASE_URL),
-  );
+  const superuserName = (superuser?.doc.stringData as Record<string, string> | undefined)?.username;
+  if (cluster.spec.enableSuperuserAccess !== true || superuserName === undefined)
+    problems.push('Cluster: no superuser (with its Secret) for the migrate Job (ADR 40)');
   const rw = `${cluster.metadata.name}-rw`;
-  if (url.hostname !== rw) problems.push(`DATABASE_URL names ${url.hostname}, not ${rw}`);
-  if (url.pathname !== `/${initdb?.database}`)
-    problems.push(`DATABASE_URL names database ${url.pathname.slice(1)}, not ${initdb?.database}`);
-  if (url.username !== initdb?.owner)
-    problems.push(`DATABASE_URL user ${url.username}, not the owner ${initdb?.owner}`);
+  for (const secret of apps.filter((m) => m.doc.kind === 'Secret')) {
+    const name = (secret.doc.metadata as { name: string }).name;
+    const given = (secret.doc.stringData as Record<string, string> | undefined)?.DATABASE_URL;
+    if (given === undefined) continue;
+    const url = new URL(given);
+    if (url.hostname !== rw)
+      problems.push(`${name}: DATABASE_URL names ${url.hostname}, not ${rw}`);
+    if (url.pathname !== `/${initdb?.database}`)
+      problems.push(
+        `${name}: DATABASE_URL names database ${url.pathname.slice(1)}, not ${initdb?.database}`,
+      );
+    if (name === 'ranking-secrets' && url.username !== superuserName)
+      problems.push(
+        `${name}: DATABASE_URL user ${url.username}, not the superuser ${superuserName}`,
+      );
+  }
   return problems;
 }
 
 describe('the database manifests (CloudNativePG)', () => {
   it('hold a Cluster of a primary and two standbys, commits waiting for one, and the owner Secret', () => {
-    expect(database.map((m) => String(m.doc.kind)).sort()).toEqual(['Cluster', 'Secret']);
+    expect(database.map((m) => String(m.doc.kind)).sort()).toEqual(['Cluster', 'Secret', 'Secret']);
     for (const m of database.filter((d) => d.doc.kind !== 'Cluster'))
       expect(() => validateManifest(m.doc)).not.toThrow();
     expect(clusterProblems(database, services)).toEqual([]);
@@ -88,7 +103,8 @@ describe('the database manifests (CloudNativePG)', () => {
     expect(clusterProblems(single, direct)).toEqual([
       'Cluster: 1 instances, not a primary and two standbys',
       'Cluster: commits do not always wait for a standby (synchronous, required)',
-      'DATABASE_URL names ranking-db-1, not ranking-db-rw',
+      'ranking-secrets: DATABASE_URL names ranking-db-1, not ranking-db-rw',
+      'ranking-secrets: DATABASE_URL user ranking, not the superuser postgres',
     ]);
   });
 });

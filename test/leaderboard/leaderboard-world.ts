@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { type LadderConfig, ladderRegistry, ReplayEngine } from '@ranking/rating';
-import { RatingScenario, ServiceProcess, waitFor } from '@ranking/testing';
+import { RatingScenario, ServiceProcess, type TestDatabase, waitFor } from '@ranking/testing';
 import { redisClient, unlinkPrefixed } from '@ranking/redis';
 
 const run = promisify(execFile);
@@ -36,8 +36,10 @@ export class LeaderboardWorld extends RatingScenario {
   constructor(
     readonly ladderConfigs: ReadonlyMap<string, LadderConfig> = ladderRegistry(),
     private readonly redisUrl = 'redis://127.0.0.1:6379',
+    /** Where the world's database comes from (see RatingScenario). */
+    options: { readonly database?: () => Promise<TestDatabase> } = {},
   ) {
-    super(ladderConfigs);
+    super(ladderConfigs, options);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +73,8 @@ function childrenOf(pid: number): number[] {
 
 /**
  * A PostgreSQL cluster of a test's own, never the machine's shared server: initdb in a temp
- * directory, trust authentication, 127.0.0.1 on a free port, its socket in the temp directory.
+ * directory, trust authentication (or, with a superuser password, SCRAM over TCP and trust on
+ * its socket only), 127.0.0.1 on a free port, its socket in the temp directory.
  * The postmaster is this process's child (as the `postgres` user when run as root), so a test
  * can SIGKILL it and start it again on the same data directory, which is crash recovery.
  */
@@ -90,22 +91,35 @@ export class PrivatePostgres {
     readonly port: number,
     private readonly bin: string,
     private readonly user: { uid: number; gid: number } | null,
+    /** The superuser's password, where TCP connections must give one (SCRAM). */
+    private readonly password?: string,
   ) {}
 
-  /** A new cluster, initialised and started. */
-  static async create(): Promise<PrivatePostgres> {
+  /**
+   * A new cluster, initialised and started. With `superuserPassword`, a TCP connection logs in
+   * only with its role's password (scram-sha-256), as a production server does.
+   */
+  static async create(options: { superuserPassword?: string } = {}): Promise<PrivatePostgres> {
     const bin = postgresBinDir();
     const user = serverUser();
     const dir = await mkdtemp(join(tmpdir(), 'ranking-pg-'));
     try {
       if (user) await chown(dir, user.uid, user.gid);
-      const cluster = new PrivatePostgres(dir, await freePort(), bin, user);
+      const password = options.superuserPassword;
+      const cluster = new PrivatePostgres(dir, await freePort(), bin, user, password);
+      const auth = ['--auth=trust'];
+      if (password !== undefined) {
+        const file = join(dir, 'superuser-password');
+        await writeFile(file, `${password}\n`, { mode: 0o600 });
+        if (user) await chown(file, user.uid, user.gid);
+        auth.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${file}`);
+      }
       await run(
         join(bin, 'initdb'),
         [
           '-D',
           cluster.dataDir,
-          '--auth=trust',
+          ...auth,
           '--username=postgres',
           '--encoding=UTF8',
           '--locale=C.UTF-8',
@@ -127,7 +141,9 @@ export class PrivatePostgres {
 
   /** A database on this cluster. */
   url(database = 'postgres'): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+    const login =
+      this.password === undefined ? 'postgres' : `postgres:${encodeURIComponent(this.password)}`;
+    return `postgres://${login}@127.0.0.1:${this.port}/${database}`;
   }
 
   /** Whether its postmaster runs (started and not ended since). */

@@ -53,3 +53,11 @@ export async function createMigratedDatabase(server: string): Promise<TestDataba
   });
   return { url, drop: () => dropDatabase(url) };
 }
+
+/** The same database as another login role (the shared server trusts 127.0.0.1: no password). */
+export function urlAsRole(url: string, role: string, password?: string): string {
+  const as = new URL(url);
+  as.username = role;
+  as.password = password === undefined ? '' : encodeURIComponent(password);
+  return as.toString();
+}

@@ -34,7 +34,17 @@ const TRUST_PROXY = new RegExp(`^(true|false|${PROXY}(,${PROXY})*)$`);
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 /** Variables whose value a configuration error must not print. */
-const SECRET = new Set(['KAFKA_SASL_PASSWORD']);
+const SECRET = new Set([
+  'KAFKA_SASL_PASSWORD',
+  'DATABASE_RATING_PASSWORD',
+  'DATABASE_MAINTENANCE_PASSWORD',
+  'DATABASE_LEADERBOARD_PASSWORD',
+  'DATABASE_OPS_PASSWORD',
+  'DATABASE_INTAKE_PASSWORD',
+]);
+/** A PostgreSQL role's password: printable ASCII (what SASLprep leaves alone), no spaces. */
+const ROLE_PASSWORD = /^[\x21-\x7E]{16,1024}$/;
+const ROLE_PASSWORD_MESSAGE = 'must be 16-1024 printable ASCII characters without spaces';
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
@@ -165,6 +175,30 @@ export class Environment {
   @Transform(trimmed)
   @Matches(POSTGRES_URL, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ranking';
+
+  /**
+   * The passwords `ranking setup` gives the PostgreSQL login roles (ADR 40; unset: a new role
+   * gets none, an existing one keeps its own). Only setup reads them.
+   */
+  @IsOptional()
+  @Matches(ROLE_PASSWORD, { message: ROLE_PASSWORD_MESSAGE })
+  DATABASE_RATING_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(ROLE_PASSWORD, { message: ROLE_PASSWORD_MESSAGE })
+  DATABASE_MAINTENANCE_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(ROLE_PASSWORD, { message: ROLE_PASSWORD_MESSAGE })
+  DATABASE_LEADERBOARD_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(ROLE_PASSWORD, { message: ROLE_PASSWORD_MESSAGE })
+  DATABASE_OPS_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(ROLE_PASSWORD, { message: ROLE_PASSWORD_MESSAGE })
+  DATABASE_INTAKE_PASSWORD?: string;
 
   @Transform(trimmed)
   @Matches(REDIS_URL, {
@@ -465,6 +499,11 @@ export const OPTIONAL_VARIABLES = [
   'KAFKA_SASL_MECHANISM',
   'KAFKA_SASL_USERNAME',
   'KAFKA_SASL_PASSWORD',
+  'DATABASE_RATING_PASSWORD',
+  'DATABASE_MAINTENANCE_PASSWORD',
+  'DATABASE_LEADERBOARD_PASSWORD',
+  'DATABASE_OPS_PASSWORD',
+  'DATABASE_INTAKE_PASSWORD',
   'RANKING_LADDERS_FILE',
   'RANKING_TOURNAMENTS_FILE',
 ] as const;

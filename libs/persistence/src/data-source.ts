@@ -3,8 +3,16 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
 import { QueryLogger } from './query-logger.js';
 
-/** A TypeORM data source on the URL's database, with the project's migrations (no synchronize). */
-export function createDataSource(url: string, applicationName = 'ranking'): DataSource {
+/**
+ * A TypeORM data source on the URL's database, with the project's migrations (no synchronize).
+ * `role`: every connection acts as that role (`SET ROLE` at connection start), as `ranking setup`
+ * runs the migrations as the owner role.
+ */
+export function createDataSource(
+  url: string,
+  applicationName = 'ranking',
+  options: { readonly role?: string } = {},
+): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -14,6 +22,7 @@ export function createDataSource(url: string, applicationName = 'ranking'): Data
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
     logger: new QueryLogger(),
+    ...(options.role === undefined ? {} : { extra: { options: `-c role=${options.role}` } }),
   });
 }
 

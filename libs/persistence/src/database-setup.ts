@@ -1,4 +1,13 @@
 import pg from 'pg';
+import {
+  applyDatabaseGrants,
+  ensureDatabaseRoles,
+  type GrantsReport,
+  handOverToOwner,
+  type RolesReport,
+} from './database-access.js';
+import { type LoginRole, OWNER_ROLE } from './database-roles.js';
+import { createDataSource, migrate } from './data-source.js';
 
 /** The database a postgres:// URL names. */
 export function databaseName(url: string): string {
@@ -42,4 +51,48 @@ export async function ensureDatabase(url: string): Promise<boolean> {
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   await onServer(url, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** What `setUpDatabase` did. */
+export interface DatabaseSetupReport {
+  readonly created: boolean;
+  readonly roles: RolesReport;
+  /** Relations another role owned, now the owner role's. */
+  readonly handedOver: readonly string[];
+  readonly migrations: readonly string[];
+  readonly grants: GrantsReport;
+}
+
+/**
+ * What `ranking setup` does in PostgreSQL, as a superuser (ADR 40): creates the database if
+ * missing, the roles of database-roles.ts (passwords where given), gives the owner role the
+ * schema and its tables, runs pending migrations as the owner (so whatever they create is its),
+ * then makes every role's privileges those of TABLE_GRANTS. Setups of one database run one at
+ * a time (an advisory lock held throughout).
+ */
+export async function setUpDatabase(
+  url: string,
+  passwords: Readonly<Partial<Record<LoginRole, string>>>,
+): Promise<DatabaseSetupReport> {
+  const created = await ensureDatabase(url);
+  const roles = await onServer(url, (client) => ensureDatabaseRoles(client, passwords));
+  const client = new pg.Client({ connectionString: url, application_name: 'ranking-setup' });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('ranking-setup:database'))");
+    const handedOver = await handOverToOwner(client);
+    const db = createDataSource(url, 'ranking-setup', { role: OWNER_ROLE });
+    await db.initialize();
+    let migrations: string[];
+    try {
+      migrations = await migrate(db);
+    } finally {
+      await db.destroy();
+    }
+    const grants = await applyDatabaseGrants(client, databaseName(url));
+    return { created, roles, handedOver, migrations, grants };
+  } finally {
+    // Ending the session releases the lock.
+    await client.end();
+  }
 }

@@ -1,10 +1,13 @@
-import { loadEnvironment, loadLadders } from '@ranking/config';
+import { type Environment, loadEnvironment, loadLadders } from '@ranking/config';
 import { kafkaClient, kafkaConnection, type ProducerGrant } from '@ranking/kafka';
 import {
   createDataSource,
-  ensureDatabase,
-  migrate,
+  type DatabaseSetupReport,
+  LOGIN_ROLES,
+  type LoginRole,
+  OWNER_ROLE,
   ProducerRepository,
+  setUpDatabase,
   sqlOf,
 } from '@ranking/persistence';
 import kafkajs, { type AclEntry } from 'kafkajs';
@@ -19,31 +22,28 @@ interface SetupFlags {
 }
 
 /**
- * `ranking setup`: creates the database if missing, runs migrations, creates the Kafka topics
+ * `ranking setup`: creates the database if missing and its roles, runs migrations as the owner
+ * role, grants each login role what database-roles.ts lists (ADR 40), creates the Kafka topics
  * (the contract's and each producer's) and writes the principals' ACLs (where the broker has an
- * authorizer), removing the system's stale ones. Run it as the admin principal: no other may
- * create topics or ACLs. The simulator's write on the ladder log (its backfill) is granted only
- * with --with-simulator, which also registers it as a producer of every ladder; without it, that
- * grant is taken away.
+ * authorizer), removing the system's stale ones. Run it as a PostgreSQL superuser and as the
+ * admin principal: no other may create roles, topics or ACLs. The simulator's write on the
+ * ladder log (its backfill) is granted only with --with-simulator, which also registers it as a
+ * producer of every ladder; without it, that grant is taken away.
  */
 @Command({
   name: 'setup',
   description:
-    'create the database if missing, run migrations, create the Kafka topics and their ACLs',
+    'create the database if missing and its roles, run migrations, grant each role its ' +
+    'privileges, create the Kafka topics and their ACLs',
 })
 export class SetupCommand extends CommandRunner {
   async run(_args: string[], flags: SetupFlags): Promise<void> {
     const env = loadEnvironment();
-    const created = await ensureDatabase(env.DATABASE_URL);
+    logDatabase(await setUpDatabase(env.DATABASE_URL, rolePasswords(env)));
     const db = createDataSource(env.DATABASE_URL, 'ranking-setup');
     await db.initialize();
     let producers: ProducerGrant[];
     try {
-      const ran = await migrate(db);
-      log.info(
-        `database ${created ? 'created' : 'present'}; migrations run: ${ran.length ? ran.join(', ') : 'none pending'}`,
-        { database: created ? 'created' : 'present', migrations: ran },
-      );
       producers = await registeredProducers(
         new ProducerRepository(sqlOf(db.manager)),
         flags.withSimulator === true,
@@ -107,6 +107,52 @@ async function registeredProducers(
   if (withSimulator || simulator?.backfill)
     await registry.upsert(SIMULATOR_PRODUCER, simulator?.ladders ?? ladders, withSimulator);
   return (await registry.list()).map((p) => ({ name: p.name, backfill: p.backfill }));
+}
+
+/** The login roles' passwords the environment gives (DATABASE_<ROLE>_PASSWORD). */
+function rolePasswords(env: Environment): Partial<Record<LoginRole, string>> {
+  const given: Partial<Record<LoginRole, string>> = {};
+  for (const role of Object.keys(LOGIN_ROLES) as LoginRole[]) {
+    const password = (env as unknown as Record<string, string | undefined>)[
+      LOGIN_ROLES[role].passwordVariable
+    ];
+    if (password !== undefined) given[role] = password;
+  }
+  return given;
+}
+
+function logDatabase(report: DatabaseSetupReport): void {
+  const { created, roles, handedOver, migrations, grants } = report;
+  log.info(
+    `database ${created ? 'created' : 'present'}; migrations run: ${migrations.length ? migrations.join(', ') : 'none pending'}`,
+    { database: created ? 'created' : 'present', migrations },
+  );
+  log.info(
+    `roles ${roles.created.length ? `created: ${roles.created.join(', ')}` : 'present'}` +
+      `${roles.passwordsSet.length ? `; passwords set: ${roles.passwordsSet.join(', ')}` : ''}` +
+      `${handedOver.length ? `; now owned by ${OWNER_ROLE}: ${handedOver.join(', ')}` : ''}` +
+      `; grants applied (${grants.statements} statements)` +
+      `${grants.skipped.length ? `; tables not there yet, skipped: ${grants.skipped.join(', ')}` : ''}`,
+    {
+      rolesCreated: roles.created,
+      passwordsSet: roles.passwordsSet,
+      handedOver,
+      grantStatements: grants.statements,
+      skippedTables: grants.skipped,
+    },
+  );
+  if (roles.withoutPassword.length > 0)
+    log.warn(
+      `roles without a password (they log in only where pg_hba.conf trusts them): ${roles.withoutPassword.join(', ')}; set ${roles.withoutPassword
+        .map((name) => Object.values(LOGIN_ROLES).find((r) => r.name === name)!.passwordVariable)
+        .join(', ')}`,
+      { withoutPassword: roles.withoutPassword },
+    );
+  if (grants.ungoverned.length > 0)
+    log.warn(
+      `tables without a line in libs/persistence/src/database-roles.ts, so only ${OWNER_ROLE} may use them: ${grants.ungoverned.join(', ')}`,
+      { ungovernedTables: grants.ungoverned },
+    );
 }
 
 /** A grant as operators read it: `User:ops WRITE topic ranking.ladder-events`. */
