@@ -7,7 +7,14 @@ import {
   rankingAcls,
   topicLayout,
 } from '@ranking/kafka';
+import type { RegisteredProducer } from '@ranking/persistence';
 import type { Admin } from 'kafkajs';
+
+/** A registered producer as the grants see it: its name, and whether it may backfill. */
+export const producerGrant = (p: RegisteredProducer): ProducerGrant => ({
+  name: p.name,
+  backfill: p.backfill,
+});
 
 /** What `applyKafkaGrants` did. */
 export interface KafkaGrantsApplied {

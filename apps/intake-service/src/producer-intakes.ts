@@ -72,11 +72,6 @@ export class ProducerIntakes implements OnApplicationBootstrap, BeforeApplicatio
     return combinedStatus(statuses, Date.now());
   }
 
-  /** The producers consumed now, by name. */
-  producers(): string[] {
-    return [...this.running.keys()].sort();
-  }
-
   async onApplicationBootstrap(): Promise<void> {
     await this.sender.connect();
     await this.reconcile();

@@ -6,6 +6,7 @@ import {
   deleteScramUser,
   kafkaClient,
   kafkaConnection,
+  type ProducerGrant,
   producerPrincipal,
   producerTopicNames,
   upsertScramUser,
@@ -13,14 +14,13 @@ import {
 import {
   createDataSource,
   ProducerRepository,
-  type RegisteredProducer,
   ServiceTokenRepository,
   sqlOf,
 } from '@ranking/persistence';
 import type { Kafka } from 'kafkajs';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import type { DataSource } from 'typeorm';
-import { applyKafkaGrants } from '../kafka-grants.js';
+import { applyKafkaGrants, producerGrant } from '../kafka-grants.js';
 import { defaultTokenExpiry, tokenIssuer } from '../token-issuer.js';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -43,22 +43,12 @@ async function withRegistry<T>(
   }
 }
 
-/** Topics and grants for every producer in the registry, and `extra` (not stored yet). */
-async function grantAll(
-  env: Environment,
-  kafka: Kafka,
-  producers: readonly RegisteredProducer[],
-  extra?: Producer,
-) {
+/** Topics and grants for exactly these producers (the registry's, with or without one). */
+async function grantAll(env: Environment, kafka: Kafka, producers: readonly ProducerGrant[]) {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const grants = producers
-      .filter((p) => p.name !== extra?.name)
-      .map((p) => ({ name: p.name, backfill: p.backfill }));
-    const existing = producers.find((p) => p.name === extra?.name);
-    if (extra) grants.push({ name: extra.name, backfill: existing?.backfill ?? false });
-    return await applyKafkaGrants(admin, env.KAFKA_TOPIC_PREFIX, grants);
+    return await applyKafkaGrants(admin, env.KAFKA_TOPIC_PREFIX, producers);
   } finally {
     await admin.disconnect();
   }
@@ -102,16 +92,21 @@ export class ProducerAddCommand extends CommandRunner {
       if (ladders.length === 0)
         throw new Error('producer add needs --ladders A,B: the ladders the producer may write');
       const producer: Producer = { name: name!, ladders };
-      await grantAll(env, kafka, await repository.list(), producer);
       const fresh = before === null || flags.rotate === true;
-      const issuedBy = tokenIssuer(flags.issuedBy);
+      // Asked before anything changes, and only when a token is issued.
+      const issuedBy = fresh ? tokenIssuer(flags.issuedBy) : null;
+      const others = (await repository.list()).filter((p) => p.name !== producer.name);
+      await grantAll(env, kafka, [
+        ...others.map(producerGrant),
+        { name: producer.name, backfill: before?.backfill ?? false },
+      ]);
       const password = fresh ? randomBytes(24).toString('base64url') : null;
       const username = producerPrincipal(producer.name);
       if (password !== null) await upsertScramUser(kafka, username, password);
       const token = fresh ? issueServiceToken() : null;
       await db.transaction(async (manager) => {
         await new ProducerRepository(sqlOf(manager)).upsert(producer.name, ladders);
-        if (token)
+        if (token && issuedBy !== null)
           await new ServiceTokenRepository(sqlOf(manager)).issue({
             tokenId: token.tokenId,
             service: producer.name,
@@ -200,7 +195,7 @@ export class ProducerRemoveCommand extends CommandRunner {
       const repository = new ProducerRepository(sqlOf(db.manager));
       const removed = await repository.remove(name!);
       if (!removed) throw new Error(`no producer ${name}`);
-      await grantAll(env, kafka, await repository.list());
+      await grantAll(env, kafka, (await repository.list()).map(producerGrant));
       await deleteScramUser(kafka, producerPrincipal(name!));
       print({ producer: name, removed: true });
     });

@@ -13,7 +13,7 @@ import {
 import kafkajs, { type AclEntry } from 'kafkajs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CommandLog } from '../command-log.js';
-import { applyKafkaGrants } from '../kafka-grants.js';
+import { applyKafkaGrants, producerGrant } from '../kafka-grants.js';
 import { SIMULATOR_PRODUCER } from '../simulator-producer.js';
 
 interface SetupFlags {
@@ -106,7 +106,7 @@ async function registeredProducers(
   const simulator = await registry.get(SIMULATOR_PRODUCER);
   if (withSimulator || simulator?.backfill)
     await registry.upsert(SIMULATOR_PRODUCER, simulator?.ladders ?? ladders, withSimulator);
-  return (await registry.list()).map((p) => ({ name: p.name, backfill: p.backfill }));
+  return (await registry.list()).map(producerGrant);
 }
 
 /** The login roles' passwords the environment gives (DATABASE_<ROLE>_PASSWORD). */
