@@ -76,6 +76,30 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
   /** A producer `ranking producer add` made over TLS, and what it printed. */
   const producer = uniqueName('tls').toLowerCase();
   const producerTopics = producerTopicNames(producer, prefix);
+  /** The CLI as the admin over TLS, on this suite's database and topics. */
+  const asAdmin = () => ({
+    env: {
+      ...process.env,
+      ...principalTlsEnv(PRINCIPALS.admin),
+      DATABASE_URL: database.url,
+      KAFKA_TOPIC_PREFIX: prefix,
+    },
+  });
+  /** A login as the producer's user with `password`: true, or the refusal. */
+  const logsIn = async (password: string): Promise<true | string> => {
+    const admin = impatient({
+      ...connectionOf(PRINCIPALS.ops),
+      sasl: { mechanism: 'scram-sha-512', username: producerPrincipal(producer), password },
+    }).admin();
+    try {
+      await admin.connect();
+      return true;
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      await admin.disconnect();
+    }
+  };
   let added: {
     producer: string;
     ladders: string[];
@@ -95,19 +119,11 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
         LOG_LEVEL: 'info',
       },
     });
-    const asAdmin = {
-      env: {
-        ...process.env,
-        ...principalTlsEnv(PRINCIPALS.admin),
-        DATABASE_URL: database.url,
-        KAFKA_TOPIC_PREFIX: prefix,
-      },
-    };
     // A game server as a producer, made by the CLI as the admin over TLS (ADR 39).
     const made = await run(
       process.execPath,
       ['bin/ranking.js', 'producer', 'add', producer, '--ladders', 'igame-gomoku'],
-      asAdmin,
+      asAdmin(),
     );
     added = JSON.parse(made.stdout) as typeof added;
     // A CA that did not sign the broker's certificate; a client certificate that no CA signed.
@@ -304,4 +320,35 @@ describe('Kafka over TLS: the SASL_SSL listener (real Kafka, PostgreSQL)', () =>
       await service.stop();
     }
   }, 120_000);
+
+  it('`ranking producer add` again sets the ladders and keeps the credentials; `remove` takes the user, the grants and the row away', async () => {
+    const again = JSON.parse(
+      (
+        await run(
+          process.execPath,
+          ['bin/ranking.js', 'producer', 'add', producer, '--ladders', 'igame-gomoku,qq-gomoku'],
+          asAdmin(),
+        )
+      ).stdout,
+    ) as typeof added;
+    expect(again).toMatchObject({
+      producer,
+      ladders: ['igame-gomoku', 'qq-gomoku'],
+      kafka: { password: null },
+      token: null,
+    });
+    expect(await logsIn(added.kafka.password)).toBe(true);
+    const listed = JSON.parse(
+      (await run(process.execPath, ['bin/ranking.js', 'producer', 'list'], asAdmin())).stdout,
+    ) as { producers: { producer: string; ladders: string[] }[] };
+    expect(listed.producers).toEqual([
+      expect.objectContaining({ producer, ladders: ['igame-gomoku', 'qq-gomoku'] }),
+    ]);
+    await run(process.execPath, ['bin/ranking.js', 'producer', 'remove', producer], asAdmin());
+    expect(await logsIn(added.kafka.password)).toMatch(/SASL|AUTHENTICATION|Authentication/i);
+    const gone = JSON.parse(
+      (await run(process.execPath, ['bin/ranking.js', 'producer', 'list'], asAdmin())).stdout,
+    ) as { producers: unknown[] };
+    expect(gone.producers).toEqual([]);
+  });
 });
