@@ -244,9 +244,10 @@ up() {
     --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
     --initial-cluster "ha=http://127.0.0.1:$ETCD_PEER_PORT"
   wait_until "etcd" 60 curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health"
-  # The first node bootstraps (initdb) and takes the leader key; the second clones it.
+  # The first node bootstraps (initdb) and takes the leader key; the second clones it. On a busy
+  # two-core machine (CI, the fresh-clone run of issue 42) the bootstrap took over 120 s once.
   start_node node1
-  wait_until "a primary" 120 primary
+  wait_until "a primary" 240 primary
   for node in "${NODES[@]}"; do start_node "$node"; done
   haproxy_config >"$STATE/haproxy.cfg"
   launch haproxy haproxy -db -f "$STATE/haproxy.cfg"
